@@ -1,0 +1,31 @@
+# The README's two commands, `make demo` and `make test`, do all set-up on a fresh machine.
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: demo test bench lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# One stamp per set of extras, so a second run installs nothing.
+$(VENV)/.installed-%: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[$*]"
+	touch $@
+
+demo: $(VENV)/.installed-plot
+	$(BIN)/bayesrule demo
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -n 2 -q
+
+bench: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check src tests benchmarks
+
+clean:
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache

@@ -1,0 +1,38 @@
+"""bayesrule: Bayesian classification, from class-conditional densities to Bayes decisions.
+
+    posterior = likelihood x prior / evidence  ->  decision of minimum risk
+
+Estimators follow scikit-learn's conventions; see ``DESIGN.md`` for the contract.
+"""
+
+from .classifier import BayesClassifier
+from .decision import LossMatrix
+from .estimators import GaussianNB, LinearDiscriminant, NearestMean, QuadraticDiscriminant
+from .posterior import bayes
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BayesClassifier",
+    "GaussianNB",
+    "LinearDiscriminant",
+    "LossMatrix",
+    "NearestMean",
+    "QuadraticDiscriminant",
+    "bayes",
+    "report",
+    "__version__",
+]
+
+
+def __getattr__(name):
+    # tools that pull in optional extras are imported on first use
+    if name == "report":
+        from .report import report
+
+        return report
+    if name in ("plot", "io", "datasets", "report_module"):
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'bayesrule' has no attribute {name!r}")

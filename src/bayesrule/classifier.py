@@ -1,0 +1,291 @@
+"""The general Bayes classifier: likelihood x prior / evidence -> minimum-risk action."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import (
+    check_sample_weight,
+    encode_labels,
+    is_numeric_labels,
+    unique_labels_sorted,
+    validate_X,
+    validate_Xy,
+)
+from .decision import as_loss_matrix, bayes_action, conditional_risk
+from .posterior import log_priors, normalize_log
+from .priors import resolve_priors
+
+
+class BayesClassifier(ClassifierMixin, BaseEstimator):
+    """Bayes' rule over any class-conditional density.
+
+    ``P(w|x) = p(x|w) P(w) / p(x)`` in log space, then the action of least conditional
+    risk under ``loss``.
+
+    Parameters
+    ----------
+    likelihood : likelihood object, default=None
+        A class-conditional density from :mod:`bayesrule.likelihoods` (cloned at fit).
+        None means ``Gaussian("full")``.
+    priors : None, "empirical", "uniform", array-like or dict, default=None
+        None or "empirical": class frequencies ``n_j / n``; "uniform"; an array in
+        ``classes_`` order; or a dict label -> probability. Must be non-negative and sum
+        to 1 (within 1e-6).
+    loss : None, array-like or LossMatrix, default=None
+        None: zero-one loss. A (C, C) matrix ``L[action, true class]``, or (C + 1, C)
+        whose last row is the reject action.
+    reject_label : label, default=None
+        What ``predict`` returns for the reject action: -1 for numeric class labels
+        (the smallest label minus one when -1 is a class), "reject" otherwise. Must not
+        equal a class.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (C,)
+    class_count_ : ndarray of shape (C,)
+        Weighted training samples per class.
+    class_prior_ : ndarray of shape (C,)
+    likelihood_ : fitted likelihood object
+    loss_ : LossMatrix
+    reject_label_ : label
+    actions_ : ndarray of shape (a,)
+        Labels of the actions ``predict`` can return.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayesrule import BayesClassifier
+    >>> from bayesrule.likelihoods import Gaussian
+    >>> X = np.array([[-1, -1], [-2, -1], [-3, -2], [1, 1], [2, 1], [3, 2]], float)
+    >>> y = np.array([1, 1, 1, 2, 2, 2])
+    >>> clf = BayesClassifier(Gaussian("diag")).fit(X, y)
+    >>> clf.predict([[-0.8, -1.0]])
+    array([1])
+    >>> clf.predict_proba([[-0.8, -1.0]]).round(6)
+    array([[1., 0.]])
+    """
+
+    def __init__(self, likelihood=None, *, priors=None, loss=None, reject_label=None):
+        self.likelihood = likelihood
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    # ------------------------------------------------------------------ fitting
+    def _make_likelihood(self):
+        if self.likelihood is None:
+            from .likelihoods import Gaussian
+
+            return Gaussian("full")
+        if not hasattr(self.likelihood, "log_likelihood"):
+            raise TypeError(
+                f"likelihood must be a likelihood object from bayesrule.likelihoods, "
+                f"got {self.likelihood!r}"
+            )
+        return clone(self.likelihood)
+
+    def fit(self, X, y, sample_weight=None):
+        """Estimate the class-conditional densities and priors from labelled data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Class labels (any hashable values).
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights; integer weights equal duplicated rows.
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_Xy(self, X, y, reset=True)
+        w = check_sample_weight(sample_weight, X)
+        classes, y_idx = np.unique(y, return_inverse=True)
+        self._set_classes(classes)
+        self.likelihood_ = self._make_likelihood().fit(X, y_idx, len(classes), w)
+        self.class_count_ = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
+        return self._set_decision()
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """Add a batch of labelled data; equal to ``fit`` on all batches together.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like, optional
+            Every class label; required on the first call.
+        sample_weight : array-like of shape (n_samples,), optional
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "likelihood_")
+        if first:
+            if classes is None:
+                raise ValueError(
+                    "classes must be given on the first call to partial_fit (every label "
+                    "the data will contain)."
+                )
+            classes = unique_labels_sorted(np.asarray(classes))
+        elif classes is not None and not np.array_equal(
+            unique_labels_sorted(np.asarray(classes)), self.classes_
+        ):
+            raise ValueError(
+                f"classes={list(classes)} differs from the classes of the first call "
+                f"{self.classes_.tolist()}."
+            )
+        X, y = validate_Xy(self, X, y, reset=first)
+        w = check_sample_weight(sample_weight, X)
+        if first:
+            self._set_classes(classes)
+        y_idx = encode_labels(y, self.classes_)
+        C = len(self.classes_)
+        like = self._make_likelihood() if first else self.likelihood_
+        like.partial_fit(X, y_idx, C, w)
+        self.likelihood_ = like
+        counts = np.bincount(y_idx, weights=w, minlength=C).astype(float)
+        self.class_count_ = counts if first else self.class_count_ + counts
+        return self._set_decision()
+
+    def _set_classes(self, classes):
+        if len(classes) < 2:
+            raise ValueError(
+                f"{type(self).__name__} needs at least 2 classes in y, got 1 class "
+                f"({classes.tolist()}); a classifier has nothing to decide with one class."
+            )
+        self.classes_ = classes
+
+    def _set_decision(self):
+        """Priors, loss and actions: everything after the likelihood."""
+        C = len(self.classes_)
+        counts = getattr(self, "class_count_", None)
+        self.class_prior_ = resolve_priors(self.priors, self.classes_, counts)
+        self.loss_ = as_loss_matrix(self.loss, C)
+        reject = self.reject_label
+        labels = self.classes_.tolist()
+        if reject is None:
+            reject = -1 if is_numeric_labels(self.classes_) else "reject"
+            if reject in labels:  # e.g. classes {-1, 1}: take the next free number
+                reject = min(labels) - 1 if reject == -1 else "reject_"
+        elif any(reject == c for c in labels):
+            raise ValueError(
+                f"reject_label={reject!r} equals a class label; choose a label that is not "
+                f"one of {self.classes_.tolist()}."
+            )
+        self.reject_label_ = reject
+        if self.loss_.has_reject:
+            actions = np.array([*self.classes_.tolist(), reject])
+            if actions.dtype.kind != self.classes_.dtype.kind:
+                actions = np.array([*self.classes_.tolist(), reject], dtype=object)
+            self.actions_ = actions
+        else:
+            self.actions_ = self.classes_
+        return self
+
+    # ------------------------------------------------------------------ the pipeline
+    def _validated(self, X):
+        check_is_fitted(self, "likelihood_")
+        return validate_X(self, X, reset=False)
+
+    def _joint(self, X, *, relative: bool) -> np.ndarray:
+        like = self.likelihood_
+        ll = like.relative_log_likelihood(X) if relative else like.log_likelihood(X)
+        ll += log_priors(self.class_prior_)
+        return ll
+
+    def log_likelihood(self, X) -> np.ndarray:
+        """``ln p(x|w_j)`` for every sample and class, shape (n, C)."""
+        return self.likelihood_.log_likelihood(self._validated(X))
+
+    def predict_joint_log_proba(self, X) -> np.ndarray:
+        """``ln p(x|w_j) + ln P(w_j)``, shape (n, C)."""
+        return self._joint(self._validated(X), relative=False)
+
+    def log_evidence(self, X) -> np.ndarray:
+        """``ln p(x) = ln sum_j p(x|w_j) P(w_j)``, shape (n,)."""
+        return normalize_log(self.predict_joint_log_proba(X))[1]
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log-posteriors ``ln P(w_j|x)``, shape (n, C)."""
+        return normalize_log(self._joint(self._validated(X), relative=True))[0]
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Posteriors ``P(w_j|x)``, shape (n, C); each row sums to 1."""
+        return np.exp(self.predict_log_proba(X))
+
+    def risk(self, X) -> np.ndarray:
+        """Conditional risk ``R(a_i|x) = sum_j L[i, j] P(w_j|x)``, shape (n, a)."""
+        return conditional_risk(self.predict_proba(X), self.loss_)
+
+    def predict(self, X) -> np.ndarray:
+        """The Bayes action for each sample: the class of least risk, or the reject label."""
+        check_is_fitted(self, "likelihood_")
+        if self.loss_.is_zero_one():
+            X = self._validated(X)
+            return self.actions_[np.argmax(self._joint(X, relative=True), axis=1)]
+        return self.actions_[bayes_action(self.predict_proba(X), self.loss_)]
+
+    # ------------------------------------------------------------------ the generative model
+    def sample(self, n_samples=1, random_state=None):
+        """Draw ``(X, y)`` from the fitted joint model: y from the priors, x from p(x|y).
+
+        Returns
+        -------
+        X : ndarray of shape (n_samples, n_features)
+        y : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, "likelihood_")
+        if not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
+            raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
+        rng = np.random.default_rng(check_random_state(random_state).randint(2**31))
+        counts = rng.multinomial(n_samples, self.class_prior_)
+        X = self.likelihood_.sample(counts, rng)
+        y = np.repeat(self.classes_, counts)
+        order = rng.permutation(n_samples)
+        return X[order], y[order]
+
+    def _joint_log_likelihood_of(self, X, y) -> tuple[float, int]:
+        X = self._validated(X)
+        y_idx = encode_labels(np.asarray(y), self.classes_)
+        if y_idx.shape[0] != X.shape[0]:
+            raise ValueError(f"y has {y_idx.shape[0]} labels for {X.shape[0]} samples")
+        joint = self._joint(X, relative=False)
+        return float(joint[np.arange(X.shape[0]), y_idx].sum()), X.shape[0]
+
+    def n_parameters(self) -> int:
+        """Free parameters of the joint model: the densities, plus C - 1 estimated priors."""
+        check_is_fitted(self, "likelihood_")
+        estimated = self.priors is None or (
+            isinstance(self.priors, str) and self.priors == "empirical"
+        )
+        return self.likelihood_.n_parameters() + (len(self.classes_) - 1 if estimated else 0)
+
+    def bic(self, X, y) -> float:
+        """Bayesian information criterion ``-2 ln p(X, y) + k ln n`` (lower is better)."""
+        ll, n = self._joint_log_likelihood_of(X, y)
+        return -2.0 * ll + self.n_parameters() * np.log(n)
+
+    def aic(self, X, y) -> float:
+        """Akaike information criterion ``-2 ln p(X, y) + 2 k`` (lower is better)."""
+        ll, _ = self._joint_log_likelihood_of(X, y)
+        return -2.0 * ll + 2.0 * self.n_parameters()
+
+    def summary(self) -> str:
+        """A readable text of every fitted parameter."""
+        from .summary import summarize
+
+        check_is_fitted(self, "likelihood_")
+        return summarize(self)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = True
+        return tags

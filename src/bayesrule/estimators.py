@@ -1,0 +1,284 @@
+"""Named Gaussian classifiers: thin presets of :class:`~bayesrule.BayesClassifier`.
+
+Each preset fixes the covariance structure of a :class:`~bayesrule.likelihoods.Gaussian`
+and exposes its parameters and the seeds' discriminant coefficients
+``g_i(x) = x^T W_i x + w_i^T x + w_i0`` (seed 003, equations 23-26).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from .classifier import BayesClassifier
+from .likelihoods import Gaussian
+
+
+class _GaussianParameters:
+    """Parameters, discriminant coefficients and ``from_parameters`` of Gaussian presets."""
+
+    _covariance = "full"
+
+    def _gaussian_options(self) -> dict:
+        return {}
+
+    def _make_likelihood(self):
+        return Gaussian(covariance=self._covariance, **self._gaussian_options())
+
+    @property
+    def means_(self) -> np.ndarray:
+        """Class means, shape (C, d)."""
+        check_is_fitted(self, "likelihood_")
+        return self.likelihood_.means_
+
+    @property
+    def covariances_(self) -> np.ndarray:
+        """Covariances in the structure's shape (full (C, d, d), tied (d, d), diag (C, d))."""
+        check_is_fitted(self, "likelihood_")
+        return self.likelihood_.covariances_
+
+    def full_covariances(self) -> np.ndarray:
+        """Every class's covariance as a full matrix, shape (C, d, d)."""
+        check_is_fitted(self, "likelihood_")
+        return self.likelihood_.full_covariances()
+
+    def _precisions(self) -> np.ndarray:
+        like = self.likelihood_
+        P = like.precisions_cholesky_
+        C = len(self.classes_)
+        if P.ndim == 3:
+            prec = P @ np.swapaxes(P, 1, 2)
+        else:
+            prec = np.einsum("kj,jl->kjl", P, np.eye(P.shape[1]))
+        return np.broadcast_to(prec, (C, *prec.shape[1:]))
+
+    @property
+    def quadratic_coef_(self) -> np.ndarray:
+        """``W_i = -1/2 Sigma_i^-1`` (seed 003, eq. 24), shape (C, d, d)."""
+        check_is_fitted(self, "likelihood_")
+        return -0.5 * self._precisions()
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """``w_i = Sigma_i^-1 mu_i`` (eq. 25), shape (C, d)."""
+        check_is_fitted(self, "likelihood_")
+        return np.einsum("cjk,ck->cj", self._precisions(), self.means_)
+
+    @property
+    def intercept_(self) -> np.ndarray:
+        """``w_i0 = -1/2 mu_i^T Sigma_i^-1 mu_i - 1/2 ln|Sigma_i| + ln P(w_i)`` (eq. 26).
+
+        Without the class-independent ``-d/2 ln 2 pi``, as the seed writes it.
+        """
+        check_is_fitted(self, "likelihood_")
+        like = self.likelihood_
+        half_log_det_prec = like.log_norm_ + 0.5 * like.means_.shape[1] * np.log(2 * np.pi)
+        quad = np.einsum("cj,cj->c", self.coef_, self.means_)
+        with np.errstate(divide="ignore"):
+            return -0.5 * quad + half_log_det_prec + np.log(self.class_prior_)
+
+    @classmethod
+    def from_parameters(cls, means, covariances, *, priors="uniform", classes=None, **kwargs):
+        """A fitted classifier from known parameters, with no data.
+
+        Parameters
+        ----------
+        means : array-like of shape (C, d)
+        covariances : array-like
+            In the estimator's covariance shape (see ``covariances_``).
+        priors : "uniform", array-like or dict, default="uniform"
+        classes : array-like of shape (C,), optional
+            Class labels in the order of ``means``; default ``0 .. C-1``.
+        **kwargs
+            The estimator's other parameters (``loss``, ``reject_label``, ...).
+
+        Returns
+        -------
+        A fitted estimator.
+        """
+        if priors is None or (isinstance(priors, str) and priors == "empirical"):
+            raise ValueError(
+                "from_parameters has no data to count classes in; give priors as "
+                "'uniform', an array or a dict."
+            )
+        est = cls(priors=priors, **kwargs)
+        like = est._make_likelihood().set_parameters(means, covariances)
+        C, d = like.means_.shape
+        labels = np.arange(C) if classes is None else np.asarray(classes)
+        if labels.shape != (C,) or len(set(labels.tolist())) != C:
+            raise ValueError(f"classes must be {C} distinct labels, one per row of means")
+        est._set_classes(labels)
+        est.likelihood_ = like
+        est.n_features_in_ = d
+        est.class_count_ = np.zeros(C)
+        return est._set_decision()
+
+
+class QuadraticDiscriminant(_GaussianParameters, BayesClassifier):
+    """Gaussian classes with their own full covariance (quadratic boundaries).
+
+    ML estimates: ``mu_c = mean`` and ``Sigma_c = (1/n_c) sum (x - mu_c)(x - mu_c)^T``.
+
+    Parameters
+    ----------
+    reg_covar : float, default=0.0
+        Added to the diagonal of each covariance (needed when a class has fewer samples
+        than features, or a constant feature).
+    priors, loss, reject_label
+        As in :class:`~bayesrule.BayesClassifier`.
+
+    Examples
+    --------
+    Seed 003's fruit with its true parameters and priors 0.4, 0.4, 0.2:
+
+    >>> import numpy as np
+    >>> from bayesrule import QuadraticDiscriminant
+    >>> qda = QuadraticDiscriminant.from_parameters(
+    ...     means=[[150, 560], [160, 615], [230, 620]],
+    ...     covariances=[np.diag([200, 200]), np.diag([250, 150]), np.diag([400, 200])],
+    ...     priors=[0.4, 0.4, 0.2], classes=["apple", "orange", "grapefruit"],
+    ...     loss=[[0, 2, 3], [1, 0, 2], [1, 1, 0]])
+    >>> x = [[170, 585]]
+    >>> [f"{v:.4e}" for v in np.exp(qda.log_likelihood(x))[0]]
+    ['6.1364e-05', '3.3501e-05', '2.9236e-07']
+    >>> qda.predict_proba(x).round(4), qda.risk(x).round(4)
+    (array([[0.6459, 0.3526, 0.0015]]), array([[0.7098, 0.6489, 0.9985]]))
+    >>> qda.predict(x)
+    array(['orange'], dtype='<U10')
+    """
+
+    _covariance = "full"
+
+    def __init__(self, *, reg_covar=0.0, priors=None, loss=None, reject_label=None):
+        self.reg_covar = reg_covar
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    def _gaussian_options(self):
+        return {"reg_covar": self.reg_covar}
+
+
+class LinearDiscriminant(_GaussianParameters, BayesClassifier):
+    """Gaussian classes sharing one covariance, the pooled ML estimate (linear boundaries).
+
+    ``Sigma = (1/n) sum_c sum_{x in c} (x - mu_c)(x - mu_c)^T``.
+
+    Parameters
+    ----------
+    reg_covar : float, default=0.0
+        Added to the diagonal of the pooled covariance.
+    shrinkage : None, "auto" or float in [0, 1], default=None
+        A float shrinks towards ``trace / d * I``; "auto" applies Ledoit-Wolf to each
+        class and pools (as scikit-learn's lsqr solver; needs ``fit``, not
+        ``partial_fit``).
+    priors, loss, reject_label
+        As in :class:`~bayesrule.BayesClassifier`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayesrule import LinearDiscriminant
+    >>> X = np.array([[-1, -1], [-2, -1], [-3, -2], [1, 1], [2, 1], [3, 2]], float)
+    >>> lda = LinearDiscriminant().fit(X, [1, 1, 1, 2, 2, 2])
+    >>> lda.covariances_.round(4)
+    array([[0.6667, 0.3333],
+           [0.3333, 0.2222]])
+    >>> lda.predict([[-0.8, -1.0]])
+    array([1])
+    """
+
+    _covariance = "tied"
+
+    def __init__(
+        self, *, reg_covar=0.0, shrinkage=None, priors=None, loss=None, reject_label=None
+    ):
+        self.reg_covar = reg_covar
+        self.shrinkage = shrinkage
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    def _gaussian_options(self):
+        return {"reg_covar": self.reg_covar, "shrinkage": self.shrinkage}
+
+
+class GaussianNB(_GaussianParameters, BayesClassifier):
+    """Naive Bayes with a Gaussian per feature and class (diagonal covariances).
+
+    Parameters
+    ----------
+    var_smoothing : float, default=1e-9
+        Added to every variance, times the largest variance of any feature over all
+        training data (as scikit-learn's GaussianNB; recomputed from all statistics, so
+        ``partial_fit`` agrees with ``fit``).
+    priors, loss, reject_label
+        As in :class:`~bayesrule.BayesClassifier`.
+
+    Examples
+    --------
+    Seed 004's four classes (means and standard deviations of three features) at
+    x = [1.67, 2.00, 4.23], equal priors:
+
+    >>> import numpy as np
+    >>> from bayesrule import GaussianNB
+    >>> mu = [[1.6, 2.4, 4.3], [1.5, 2.9, 6.1], [1.8, 2.5, 4.2], [1.1, 3.1, 5.6]]
+    >>> sd = np.array([[0.1, 0.5, 0.2], [0.2, 0.6, 0.9], [0.3, 0.3, 0.3], [0.2, 0.7, 0.3]])
+    >>> nb = GaussianNB.from_parameters(mu, sd**2)
+    >>> g = np.exp(nb.log_likelihood([[1.67, 2.00, 4.23]])) * (2 * np.pi) ** 1.5
+    >>> [f"{v:.3g}" for v in g[0]]
+    ['53.5', '0.242', '8.37', '3.53e-06']
+    >>> nb.predict([[1.67, 2.00, 4.23]])
+    array([0])
+    """
+
+    _covariance = "diag"
+
+    def __init__(self, *, var_smoothing=1e-9, priors=None, loss=None, reject_label=None):
+        self.var_smoothing = var_smoothing
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    def _gaussian_options(self):
+        return {"var_smoothing": self.var_smoothing}
+
+    @property
+    def theta_(self) -> np.ndarray:
+        """Class means, shape (C, d) (scikit-learn's name)."""
+        return self.means_
+
+    @property
+    def var_(self) -> np.ndarray:
+        """Variances, shape (C, d) (scikit-learn's name)."""
+        return self.covariances_
+
+
+class NearestMean(_GaussianParameters, BayesClassifier):
+    """Gaussian classes with one shared isotropic variance: the nearest-mean rule.
+
+    With uniform priors the decision is the class whose mean is nearest in Euclidean
+    distance (seed 004); other priors shift the boundaries as Bayes' rule says.
+
+    Parameters
+    ----------
+    priors, loss, reject_label
+        As in :class:`~bayesrule.BayesClassifier`.
+
+    Examples
+    --------
+    >>> from bayesrule import NearestMean
+    >>> X = [[0.0, 0.0], [0.0, 2.0], [4.0, 0.0], [4.0, 2.0]]
+    >>> nm = NearestMean(priors="uniform").fit(X, ["a", "a", "b", "b"])
+    >>> nm.predict([[1.9, 5.0], [2.1, -3.0]])
+    array(['a', 'b'], dtype='<U1')
+    >>> float(nm.covariances_)  # the pooled variance per feature
+    0.5
+    """
+
+    _covariance = "tied_spherical"
+
+    def __init__(self, *, priors=None, loss=None, reject_label=None):
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label

@@ -1,0 +1,159 @@
+"""Covariance structures of a Gaussian class-conditional density, as strategy objects.
+
+Each structure says which statistics it needs, how statistics become covariance
+parameters, how many free parameters it has, and how its parameters expand. The Gaussian
+likelihood then needs only two kernels: a dense one (Cholesky factors of precisions) and
+a diagonal one.
+
+| name | covariance of class c | native shape |
+| --- | --- | --- |
+| ``"full"`` | its own matrix | (C, d, d) |
+| ``"tied"`` | one pooled matrix for all classes | (d, d) |
+| ``"diag"`` | its own diagonal | (C, d) |
+| ``"spherical"`` | its own ``s_c^2 I`` | (C,) |
+| ``"tied_diag"`` | one pooled diagonal | (d,) |
+| ``"tied_spherical"`` | one pooled ``s^2 I`` | () |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..stats import ClassMoments
+
+
+@dataclass(frozen=True)
+class Structure:
+    """A covariance structure (see the module table)."""
+
+    name: str
+    stats_kind: str  # which ClassMoments layout it is estimated from
+    dense: bool  # full matrices (Cholesky kernel) or diagonals
+    tied: bool  # one covariance shared by all classes
+
+    def estimate(self, stats: ClassMoments) -> np.ndarray:
+        """ML covariance (divide by n) in the native shape."""
+        n = stats.count
+        if self.name == "full":
+            return stats.scatter / n[:, None, None]
+        if self.name == "tied":
+            return stats.scatter / n.sum()
+        if self.name == "diag":
+            return stats.scatter / n[:, None]
+        if self.name == "spherical":
+            return stats.scatter.sum(axis=1) / (n * stats.n_features)
+        if self.name == "tied_diag":
+            return stats.scatter.sum(axis=0) / n.sum()
+        return np.asarray(stats.scatter.sum() / (n.sum() * stats.n_features))
+
+    def add_to_diagonal(self, cov: np.ndarray, value: float) -> np.ndarray:
+        """``cov + value * I`` in the native shape."""
+        if value == 0:
+            return cov
+        if self.dense:
+            d = cov.shape[-1]
+            return cov + value * np.eye(d)
+        return cov + value
+
+    def kernel(self, cov: np.ndarray, n_classes: int, n_features: int) -> np.ndarray:
+        """Covariances as (K, d, d) for dense structures or (K, d) variances otherwise.
+
+        K is 1 for tied structures and C otherwise.
+        """
+        k = 1 if self.tied else n_classes
+        if self.dense:
+            return np.reshape(cov, (k, n_features, n_features))
+        return np.broadcast_to(np.reshape(cov, (k, -1)), (k, n_features)).copy()
+
+    def full(self, cov: np.ndarray, n_classes: int, n_features: int) -> np.ndarray:
+        """Every class's covariance as a full matrix, shape (C, d, d)."""
+        kern = self.kernel(cov, n_classes, n_features)
+        if not self.dense:
+            kern = np.einsum("kj,jl->kjl", kern, np.eye(n_features))
+        return np.broadcast_to(kern, (n_classes, n_features, n_features)).copy()
+
+    def n_parameters(self, n_classes: int, n_features: int) -> int:
+        """Free parameters of the covariances."""
+        d = n_features
+        per = {
+            "full": d * (d + 1) // 2,
+            "tied": d * (d + 1) // 2,
+            "diag": d,
+            "spherical": 1,
+            "tied_diag": d,
+            "tied_spherical": 1,
+        }[self.name]
+        return per if self.tied else per * n_classes
+
+    def native_shape(self, n_classes: int, n_features: int) -> tuple[int, ...]:
+        c, d = n_classes, n_features
+        return {
+            "full": (c, d, d),
+            "tied": (d, d),
+            "diag": (c, d),
+            "spherical": (c,),
+            "tied_diag": (d,),
+            "tied_spherical": (),
+        }[self.name]
+
+
+STRUCTURES = {
+    s.name: s
+    for s in (
+        Structure("full", "full", dense=True, tied=False),
+        Structure("tied", "tied", dense=True, tied=True),
+        Structure("diag", "diag", dense=False, tied=False),
+        Structure("spherical", "diag", dense=False, tied=False),
+        Structure("tied_diag", "diag", dense=False, tied=True),
+        Structure("tied_spherical", "diag", dense=False, tied=True),
+    )
+}
+
+
+def get_structure(name) -> Structure:
+    """The structure called ``name``, or a ValueError listing the choices."""
+    if isinstance(name, Structure):
+        return name
+    if not isinstance(name, str) or name not in STRUCTURES:
+        raise ValueError(f"covariance must be one of {sorted(STRUCTURES)}, got {name!r}")
+    return STRUCTURES[name]
+
+
+def ledoit_wolf_pooled(X, y, n_classes, sample_weight, means) -> np.ndarray:
+    """Pooled covariance with Ledoit-Wolf shrinkage applied to each class.
+
+    Each class's centred data are standardised, shrunk towards ``mu * I`` with the
+    Ledoit-Wolf (2004) intensity (weighted sums in place of sample sums), rescaled, and
+    the classes are pooled with weights ``n_c / n``. With unit weights this equals
+    scikit-learn's ``LinearDiscriminantAnalysis(solver="lsqr", shrinkage="auto")``.
+    """
+    n, d = X.shape
+    w = np.ones(n) if sample_weight is None else sample_weight
+    counts = np.bincount(y, weights=w, minlength=n_classes)
+    pooled = np.zeros((d, d))
+    for c in range(n_classes):
+        rows = y == c
+        wc = w[rows]
+        total = wc.sum()
+        Z = X[rows] - means[c]
+        var = (wc[:, None] * Z * Z).sum(axis=0) / total
+        scale = np.where(var > 0, np.sqrt(var), 1.0)
+        Z = Z / scale
+        Z2 = Z * Z
+        emp_trace = (wc[:, None] * Z2).sum(axis=0) / total
+        mu = emp_trace.sum() / d
+        cov = (Z * wc[:, None]).T @ Z / total
+        if d == 1:
+            shrink = 0.0
+        else:
+            beta_sum = ((Z2 * wc[:, None]).T @ Z2).sum() * 1.0
+            delta_sum = (cov**2).sum()
+            beta = (beta_sum / total - delta_sum) / (d * total)
+            delta = (delta_sum - 2.0 * mu * emp_trace.sum() + d * mu**2) / d
+            beta = min(beta, delta)
+            shrink = 0.0 if beta == 0 else beta / delta
+        shrunk = (1.0 - shrink) * cov + shrink * mu * np.eye(d)
+        pooled += (counts[c] / counts.sum()) * (scale[:, None] * shrunk * scale[None, :])
+    return pooled

@@ -1,0 +1,314 @@
+"""The Gaussian class-conditional density p(x|w_c) = N(x; mu_c, Sigma_c).
+
+Parameters come from :class:`~bayesrule.stats.ClassMoments` (ML: divide by n), and
+regularisation is applied only then. Log-densities are evaluated with Cholesky factors
+of the precisions by matrix products, on data centred at a reference point (the training
+mean) and in row blocks of bounded size.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.linalg import solve_triangular
+from sklearn.base import BaseEstimator
+
+from ..stats import BLOCK_BYTES, ClassMoments, class_moments, merge
+from .covariance import get_structure, ledoit_wolf_pooled
+
+LOG_2PI = np.log(2.0 * np.pi)
+
+#: a feature counts as a linear combination of the others when its conditional
+#: variance falls below this fraction of its variance (scale-free singularity test).
+SINGULAR_RTOL = 1e-10
+
+
+class Gaussian(BaseEstimator):
+    """Gaussian class-conditional densities with a covariance structure.
+
+    Parameters
+    ----------
+    covariance : {"full", "tied", "diag", "spherical", "tied_diag", "tied_spherical"}
+        Covariance structure (see :mod:`bayesrule.likelihoods.covariance`).
+    reg_covar : float, default=0.0
+        Added to the diagonal of every covariance when statistics become parameters.
+    var_smoothing : float, default=0.0
+        Also added to the diagonal, times the largest variance of any feature over all
+        the training data (scikit-learn's GaussianNB rule).
+    shrinkage : None, "auto" or float in [0, 1], default=None
+        Tied structure only: shrink the pooled covariance towards
+        ``trace / d * I`` (a float), or per class by Ledoit-Wolf ("auto", needs ``fit``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayesrule.likelihoods import Gaussian
+    >>> X = np.array([[-1, -1], [-2, -1], [-3, -2], [1, 1], [2, 1], [3, 2]], float)
+    >>> g = Gaussian("diag").fit(X, np.array([0, 0, 0, 1, 1, 1]), n_classes=2)
+    >>> g.means_
+    array([[-2.        , -1.33333333],
+           [ 2.        ,  1.33333333]])
+    >>> g.log_likelihood(np.array([[-0.8, -1.0]])).round(3)
+    array([[ -2.213, -19.013]])
+    """
+
+    def __init__(self, covariance="full", reg_covar=0.0, var_smoothing=0.0, shrinkage=None):
+        self.covariance = covariance
+        self.reg_covar = reg_covar
+        self.var_smoothing = var_smoothing
+        self.shrinkage = shrinkage
+
+    # ----------------------------------------------------------------- statistics
+    def _check_params(self):
+        structure = get_structure(self.covariance)
+        for name in ("reg_covar", "var_smoothing"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float, np.number)) or not np.isfinite(value):
+                raise TypeError(f"{name} must be a finite number, got {value!r}")
+            if value < 0:
+                raise ValueError(f"{name} must be >= 0, got {value!r}")
+        s = self.shrinkage
+        if s is not None:
+            if not structure.tied or not structure.dense:
+                raise ValueError(
+                    f"shrinkage applies to the 'tied' covariance only, not {structure.name!r}"
+                )
+            if isinstance(s, str):
+                if s != "auto":
+                    raise ValueError(f"shrinkage must be None, 'auto' or a float, got {s!r}")
+            elif not isinstance(s, (int, float, np.number)) or not 0 <= s <= 1:
+                raise ValueError(f"shrinkage must be a float in [0, 1], got {s!r}")
+        return structure
+
+    def statistics(self, X, y, n_classes, sample_weight=None) -> ClassMoments:
+        """Sufficient statistics of a block of data (they add with :func:`merge`)."""
+        kind = self._check_params().stats_kind
+        return class_moments(X, y, n_classes, sample_weight, kind=kind)
+
+    def fit(self, X, y, n_classes, sample_weight=None):
+        """Estimate the densities of ``n_classes`` classes from ``X`` and class indices ``y``."""
+        stats = self.statistics(X, y, n_classes, sample_weight)
+        override = None
+        if isinstance(self.shrinkage, str):
+            self._check_counts(stats)
+            override = ledoit_wolf_pooled(X, y, n_classes, sample_weight, stats.mean)
+        return self.set_statistics(stats, _covariance=override)
+
+    def partial_fit(self, X, y, n_classes, sample_weight=None):
+        """Add a block of data to the statistics and re-derive the parameters."""
+        if isinstance(self.shrinkage, str):
+            raise ValueError(
+                "shrinkage='auto' needs all the data at once; use fit, or a float shrinkage "
+                "with partial_fit."
+            )
+        stats = self.statistics(X, y, n_classes, sample_weight)
+        if getattr(self, "stats_", None) is not None:
+            stats = merge(self.stats_, stats)
+        if (stats.count > 0).all():
+            return self.set_statistics(stats)
+        self.stats_ = stats  # parameters wait until every class has data
+        self.means_ = None
+        return self
+
+    # ----------------------------------------------------------------- parameters
+    @staticmethod
+    def _check_counts(stats: ClassMoments):
+        if (stats.count <= 0).any():
+            empty = np.flatnonzero(stats.count <= 0).tolist()
+            raise ValueError(
+                f"classes at positions {empty} have no samples (zero total weight); every "
+                "class needs data, or build the model with from_parameters."
+            )
+
+    def set_statistics(self, stats: ClassMoments, *, _covariance=None):
+        """Turn statistics into parameters (ML estimates, then regularisation)."""
+        structure = self._check_params()
+        self._check_counts(stats)
+        self.stats_ = stats
+        cov = structure.estimate(stats) if _covariance is None else _covariance
+        if structure.tied and structure.dense and not isinstance(self.shrinkage, str):
+            a = float(self.shrinkage or 0.0)
+            if a:
+                d = cov.shape[0]
+                cov = (1 - a) * cov + a * np.trace(cov) / d * np.eye(d)
+        reg = float(self.reg_covar)
+        if self.var_smoothing:
+            reg += float(self.var_smoothing) * float(stats.total_variance().max())
+        self.epsilon_ = reg
+        cov = structure.add_to_diagonal(cov, reg)
+        return self._set_parameters(stats.mean.copy(), cov, stats.total_mean(), stats.count)
+
+    def set_parameters(self, means, covariances):
+        """Use given means (C, d) and covariances (native shape) as the parameters."""
+        structure = self._check_params()
+        means = np.array(means, dtype=np.float64, ndmin=2)
+        n_classes, d = means.shape
+        cov = np.asarray(covariances, dtype=np.float64)
+        expected = structure.native_shape(n_classes, d)
+        if cov.shape != expected:
+            raise ValueError(
+                f"covariances for covariance={structure.name!r} with {n_classes} classes and "
+                f"{d} features must have shape {expected}, got {cov.shape}"
+            )
+        if not np.all(np.isfinite(means)) or not np.all(np.isfinite(cov)):
+            raise ValueError("means and covariances must be finite.")
+        if structure.dense:
+            kern = structure.kernel(cov, n_classes, d)
+            if not np.allclose(kern, np.swapaxes(kern, -1, -2)):
+                raise ValueError("covariance matrices must be symmetric.")
+        self.stats_ = None
+        self.epsilon_ = 0.0
+        return self._set_parameters(means, cov, means.mean(axis=0), None)
+
+    def _set_parameters(self, means, cov, ref, counts):
+        structure = get_structure(self.covariance)
+        n_classes, d = means.shape
+        kern = structure.kernel(cov, n_classes, d)
+        if structure.dense:
+            prec = np.empty_like(kern)
+            log_det = np.empty(kern.shape[0])
+            for k, S in enumerate(kern):
+                U = _precision_cholesky(S, k, structure.tied, counts)
+                prec[k] = U
+                log_det[k] = np.log(np.diag(U)).sum()
+        else:
+            bad = ~(kern > 0)
+            if bad.any():
+                k, j = np.argwhere(bad)[0]
+                where = "all classes" if structure.tied else f"the class at position {k}"
+                raise ValueError(
+                    f"feature {j} has zero variance in {where}; the density is singular. "
+                    "Set reg_covar > 0 (GaussianNB: var_smoothing > 0) or drop the feature."
+                )
+            prec = 1.0 / kern
+            log_det = 0.5 * np.log(prec).sum(axis=1)
+        self.means_ = means
+        self.covariances_ = cov
+        self.reference_ = np.asarray(ref, dtype=np.float64)
+        self.precisions_cholesky_ = prec  # (K, d, d) upper factors, or (K, d) precisions
+        self.log_norm_ = np.broadcast_to(log_det - 0.5 * d * LOG_2PI, (n_classes,)).copy()
+        centred = means - self.reference_
+        if structure.dense:
+            if structure.tied:
+                self.projected_means_ = centred @ prec[0]
+            else:
+                self.projected_means_ = np.einsum("cj,cjk->ck", centred, prec)
+        else:
+            self.projected_means_ = centred * prec
+        return self
+
+    # ----------------------------------------------------------------- evaluation
+    @property
+    def n_classes_(self) -> int:
+        return self.means_.shape[0]
+
+    @property
+    def n_features_(self) -> int:
+        return self.means_.shape[1]
+
+    def full_covariances(self) -> np.ndarray:
+        """Every class's covariance as a full (C, d, d) matrix."""
+        return get_structure(self.covariance).full(
+            self.covariances_, self.n_classes_, self.n_features_
+        )
+
+    def log_likelihood(self, X) -> np.ndarray:
+        """ln p(x|w_c) for every row of ``X`` and every class, shape (n, C)."""
+        return self._evaluate(X, relative=False)
+
+    def relative_log_likelihood(self, X) -> np.ndarray:
+        """ln p(x|w_c) up to a term that depends on the row but not on the class.
+
+        Posteriors are unchanged by such a term; tied structures skip it, which turns
+        their evaluation into one matrix product (the linear discriminant).
+        """
+        return self._evaluate(X, relative=True)
+
+    def _evaluate(self, X, relative: bool) -> np.ndarray:
+        if self.means_ is None:
+            missing = np.flatnonzero(self.stats_.count <= 0).tolist()
+            raise ValueError(
+                f"classes at positions {missing} have no training samples yet; call "
+                "partial_fit with data of every class before predicting."
+            )
+        structure = get_structure(self.covariance)
+        n, d = X.shape
+        C = self.n_classes_
+        out = np.empty((n, C))
+        width = d * (C if structure.dense and not structure.tied else 2)
+        step = max(64, BLOCK_BYTES // (8 * max(width, 1)))
+        for start in range(0, n, step):
+            block = np.subtract(X[start : start + step], self.reference_, dtype=np.float64)
+            out[start : start + step] = self._maha(block, structure, relative)
+        out *= -0.5
+        out += self.log_norm_
+        return out
+
+    def _maha(self, Xc, structure, relative: bool) -> np.ndarray:
+        """Squared Mahalanobis distances to each class mean (n, C), maybe shifted per row."""
+        P, M = self.precisions_cholesky_, self.projected_means_
+        C, d = M.shape
+        if structure.dense and not structure.tied:
+            Z = Xc @ np.concatenate(P, axis=1)
+            Z -= M.reshape(1, C * d)
+            Z *= Z
+            return Z.reshape(-1, C, d).sum(axis=2)
+        if structure.dense:  # tied: ||Z - M_c||^2 = ||Z||^2 - 2 Z.M_c + ||M_c||^2
+            Z = Xc @ P[0]
+            maha = Z @ (-2.0 * M.T)
+            maha += (M * M).sum(axis=1)
+            if not relative:
+                maha += np.einsum("ij,ij->i", Z, Z)[:, None]
+            return maha
+        # diagonal: sum_j p_cj (x_j - mu_cj)^2 = x^2.p_c - 2 x.(p_c mu_c) + mu_c.(p_c mu_c)
+        centred = self.means_ - self.reference_
+        maha = Xc @ (-2.0 * M.T)
+        maha += (centred * M).sum(axis=1)
+        if structure.tied and relative:
+            return maha
+        maha += (Xc * Xc) @ P.T
+        return maha
+
+    # ----------------------------------------------------------------- model size, sampling
+    def n_parameters(self) -> int:
+        """Free parameters: the means and the covariances."""
+        C, d = self.means_.shape
+        return C * d + get_structure(self.covariance).n_parameters(C, d)
+
+    def sample(self, counts, random_state) -> np.ndarray:
+        """``counts[c]`` draws of class c, rows in class order, shape (sum(counts), d)."""
+        rng = random_state
+        structure = get_structure(self.covariance)
+        C, d = self.means_.shape
+        blocks = []
+        if structure.dense:
+            chol = np.linalg.cholesky(self.full_covariances())
+        else:
+            sd = np.sqrt(structure.kernel(self.covariances_, C, d))
+            sd = np.broadcast_to(sd, (C, d))
+        for c, k in enumerate(counts):
+            z = rng.standard_normal((int(k), d))
+            blocks.append(self.means_[c] + (z @ chol[c].T if structure.dense else z * sd[c]))
+        return np.concatenate(blocks) if blocks else np.empty((0, d))
+
+
+def _precision_cholesky(S, k, tied, counts) -> np.ndarray:
+    """Upper-triangular U with U U^T = inverse(S); ValueError when S is singular."""
+    d = S.shape[0]
+    variances = np.diag(S)
+    L = None
+    if np.all(variances > 0):
+        try:
+            L = np.linalg.cholesky(S)
+        except np.linalg.LinAlgError:
+            L = None
+    if L is None or (np.diag(L) ** 2 < SINGULAR_RTOL * variances).any():
+        where = "the pooled covariance" if tied else f"the covariance of the class at position {k}"
+        size = ""
+        if counts is not None and not tied and counts[k] <= d:
+            size = f" (it has {counts[k]:g} samples for {d} features)"
+        raise ValueError(
+            f"{where} is singular{size}: a feature is constant or a linear combination of "
+            "others. Set reg_covar > 0 (for example 1e-6 times the feature variances), or "
+            "remove redundant features."
+        )
+    return solve_triangular(L, np.eye(d), lower=True).T

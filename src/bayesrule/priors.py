@@ -1,0 +1,90 @@
+"""Class priors P(w): class frequencies, uniform, or the user's own, with one validation.
+
+Examples
+--------
+>>> import numpy as np
+>>> from bayesrule.priors import resolve_priors
+>>> classes = np.array(["apple", "orange", "grapefruit"])
+>>> counts = np.array([300.0, 200.0, 500.0])
+>>> resolve_priors(None, classes, counts)
+array([0.3, 0.2, 0.5])
+>>> resolve_priors("uniform", classes, counts).round(4)
+array([0.3333, 0.3333, 0.3333])
+>>> resolve_priors({"apple": 0.4, "orange": 0.4, "grapefruit": 0.2}, classes, counts)
+array([0.4, 0.4, 0.2])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+#: how far the given priors may sum from one before they are refused.
+SUM_TOLERANCE = 1e-6
+
+
+def resolve_priors(priors, classes: np.ndarray, class_count: np.ndarray | None) -> np.ndarray:
+    """Turn the ``priors`` parameter into an array of probabilities in ``classes`` order.
+
+    Parameters
+    ----------
+    priors : None, "empirical", "uniform", array-like or dict
+        None and "empirical": class frequencies ``n_j / n`` from ``class_count``;
+        "uniform": ``1 / C`` each; an array in ``classes`` order; or a dict from every
+        class label to its probability.
+    classes : ndarray of shape (C,)
+    class_count : ndarray of shape (C,) or None
+        Weighted counts; needed for the empirical priors.
+
+    Returns
+    -------
+    ndarray of shape (C,)
+        Non-negative, summing to one.
+    """
+    n_classes = len(classes)
+    if priors is None or (isinstance(priors, str) and priors == "empirical"):
+        if class_count is None:
+            raise ValueError(
+                "priors='empirical' needs class counts; give priors as 'uniform', an "
+                "array or a dict when the model is built from parameters."
+            )
+        counts = np.asarray(class_count, dtype=np.float64)
+        return counts / counts.sum()
+    if isinstance(priors, str):
+        if priors == "uniform":
+            return np.full(n_classes, 1.0 / n_classes)
+        raise ValueError(
+            f"priors={priors!r} is not understood; use None, 'empirical', 'uniform', "
+            "an array of probabilities in classes_ order, or a dict label -> probability."
+        )
+    if isinstance(priors, Mapping):
+        missing = [c for c in classes.tolist() if c not in priors]
+        extra = [k for k in priors if k not in set(classes.tolist())]
+        if missing or extra:
+            raise ValueError(
+                f"priors dict must have exactly the classes {classes.tolist()} as keys; "
+                f"missing {missing}, unknown {extra}."
+            )
+        values = np.array([priors[c] for c in classes.tolist()], dtype=np.float64)
+    else:
+        try:
+            values = np.asarray(priors, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(
+                f"priors must be None, a string, an array of numbers or a dict; got {priors!r}"
+            ) from exc
+        if values.ndim != 1 or values.shape[0] != n_classes:
+            raise ValueError(
+                f"priors has shape {values.shape} but there are {n_classes} classes "
+                f"{classes.tolist()}; give one probability per class, in that order."
+            )
+    if not np.all(np.isfinite(values)) or (values < 0).any():
+        raise ValueError(f"priors must be finite and non-negative, got {values.tolist()}")
+    total = values.sum()
+    if abs(total - 1.0) > SUM_TOLERANCE:
+        raise ValueError(
+            f"priors must sum to 1 (within {SUM_TOLERANCE}), but they sum to {total:.8g}; "
+            "divide them by their sum."
+        )
+    return values / total

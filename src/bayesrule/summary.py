@@ -1,0 +1,41 @@
+"""Readable text of a fitted estimator: classes, priors, loss and every parameter."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _block(title: str, array) -> list[str]:
+    text = np.array2string(np.asarray(array), precision=6, suppress_small=False, max_line_width=88)
+    return [f"  {title}:", *("    " + line for line in text.splitlines())]
+
+
+def summarize(estimator) -> str:
+    """The text behind ``estimator.summary()``."""
+    like = estimator.likelihood_
+    lines = [
+        f"{type(estimator).__name__} ({type(like).__name__} likelihood"
+        + (f", covariance={like.covariance!r})" if hasattr(like, "covariance") else ")"),
+        f"  features: {estimator.n_features_in_}",
+    ]
+    names = getattr(estimator, "feature_names_in_", None)
+    if names is not None:
+        lines.append(f"  feature names: {', '.join(map(str, names))}")
+    lines.append("  class        count        prior")
+    for label, n, p in zip(
+        estimator.classes_, estimator.class_count_, estimator.class_prior_, strict=True
+    ):
+        lines.append(f"  {str(label):<12} {n:<12g} {p:.6g}")
+    lines += _block("loss matrix (rows: actions " + str(list(estimator.actions_)) + ")",
+                    estimator.loss_.matrix)
+    for c, label in enumerate(estimator.classes_):
+        lines.append(f"class {label!r}:")
+        lines += _block("mean", like.means_[c])
+        lines += _block("covariance", like.full_covariances()[c])
+        if hasattr(estimator, "coef_"):
+            lines += _block("W (quadratic_coef_)", estimator.quadratic_coef_[c])
+            lines += _block("w (coef_)", estimator.coef_[c])
+            lines.append(f"  w0 (intercept_): {estimator.intercept_[c]:.8g}")
+    if getattr(like, "epsilon_", 0):
+        lines.append(f"regularisation added to variances: {like.epsilon_:.6g}")
+    return "\n".join(lines)
