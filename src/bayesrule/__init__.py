@@ -9,6 +9,7 @@ from .classifier import BayesClassifier
 from .decision import LossMatrix
 from .estimators import GaussianNB, LinearDiscriminant, NearestMean, QuadraticDiscriminant
 from .posterior import bayes
+from .report import report
 
 __version__ = "0.1.0"
 
@@ -26,12 +27,8 @@ __all__ = [
 
 
 def __getattr__(name):
-    # tools that pull in optional extras are imported on first use
-    if name == "report":
-        from .report import report
-
-        return report
-    if name in ("plot", "io", "datasets", "report_module"):
+    # submodules that pull in optional extras are imported on first use
+    if name in ("plot", "io", "datasets"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

@@ -168,7 +168,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         C = len(self.classes_)
         counts = getattr(self, "class_count_", None)
         self.class_prior_ = resolve_priors(self.priors, self.classes_, counts)
-        self.loss_ = as_loss_matrix(self.loss, C)
+        self.loss_ = as_loss_matrix(self.loss, C, self.classes_)
         reject = self.reject_label
         labels = self.classes_.tolist()
         if reject is None:

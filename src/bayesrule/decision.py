@@ -34,6 +34,10 @@ class LossMatrix:
         when the last row is the reject action.
     actions : sequence of length a, optional
         Names of the actions (for display). Defaults to ``0 .. a-1``.
+    classes : sequence of length C, optional
+        Class labels of the columns. When given, an estimator reorders the matrix to
+        its ``classes_``; rows named by a class label follow it, and a further row is
+        the reject action. Without it, columns must already be in ``classes_`` order.
 
     Examples
     --------
@@ -42,9 +46,18 @@ class LossMatrix:
     array([[0. , 1. ],
            [1. , 0. ],
            [0.2, 0.2]])
+
+    Labelled rows and columns are aligned to an estimator's (sorted) classes:
+
+    >>> loss = LossMatrix([[0, 2, 3], [1, 0, 2], [1, 1, 0]],
+    ...                   classes=["apple", "orange", "grapefruit"])
+    >>> loss.aligned(np.array(["apple", "grapefruit", "orange"])).matrix
+    array([[0., 3., 2.],
+           [1., 0., 1.],
+           [1., 2., 0.]])
     """
 
-    def __init__(self, matrix, actions=None):
+    def __init__(self, matrix, actions=None, classes=None):
         try:
             m = np.array(matrix, dtype=np.float64)
         except (TypeError, ValueError) as exc:
@@ -64,8 +77,34 @@ class LossMatrix:
                 raise ValueError(
                     f"actions has {len(actions)} names for a loss matrix with {m.shape[0]} rows"
                 )
+        if classes is not None:
+            classes = list(classes)
+            if len(classes) != m.shape[1] or len(set(map(repr, classes))) != len(classes):
+                raise ValueError(
+                    f"classes must name the {m.shape[1]} columns once each, got {classes}"
+                )
+            if actions is None:
+                actions = classes + (["reject"] if m.shape[0] == m.shape[1] + 1 else [])
         self.matrix = m
         self.actions = actions
+        self.classes = classes
+
+    def aligned(self, classes) -> LossMatrix:
+        """This loss with columns (and class rows) in the order of ``classes``."""
+        labels = list(np.asarray(classes).tolist())
+        if self.classes is None:
+            return self
+        if sorted(map(repr, self.classes)) != sorted(map(repr, labels)):
+            raise ValueError(
+                f"loss matrix classes {self.classes} differ from the estimator's classes {labels}"
+            )
+        cols = [self.classes.index(c) for c in labels]
+        rows = list(cols)
+        if self.actions is not None and all(c in self.actions for c in labels):
+            rows = [self.actions.index(c) for c in labels]
+        extra = [i for i in range(self.n_actions) if i not in rows]
+        actions = None if self.actions is None else [self.actions[i] for i in rows + extra]
+        return LossMatrix(self.matrix[np.ix_(rows + extra, cols)], actions, labels)
 
     @classmethod
     def zero_one(cls, n_classes: int) -> LossMatrix:
@@ -110,11 +149,13 @@ class LossMatrix:
     __hash__ = None
 
 
-def as_loss_matrix(loss, n_classes: int) -> LossMatrix:
+def as_loss_matrix(loss, n_classes: int, classes=None) -> LossMatrix:
     """The estimator's ``loss`` parameter as a validated :class:`LossMatrix`."""
     if loss is None:
         return LossMatrix.zero_one(n_classes)
     lm = loss if isinstance(loss, LossMatrix) else LossMatrix(loss)
+    if classes is not None:
+        lm = lm.aligned(classes)
     if lm.n_classes != n_classes or lm.n_actions not in (n_classes, n_classes + 1):
         raise ValueError(
             f"loss matrix has shape {lm.matrix.shape} but there are {n_classes} classes; "

@@ -23,13 +23,15 @@ def summarize(estimator) -> str:
         lines.append(f"  feature names: {', '.join(map(str, names))}")
     lines.append("  class        count        prior")
     for label, n, p in zip(
-        estimator.classes_, estimator.class_count_, estimator.class_prior_, strict=True
+        estimator.classes_.tolist(), estimator.class_count_, estimator.class_prior_, strict=True
     ):
         lines.append(f"  {str(label):<12} {n:<12g} {p:.6g}")
-    lines += _block("loss matrix (rows: actions " + str(list(estimator.actions_)) + ")",
-                    estimator.loss_.matrix)
+    actions = ", ".join(map(str, estimator.actions_.tolist()))
+    lines += _block(
+        f"loss matrix (rows: actions {actions}; columns: classes)", estimator.loss_.matrix
+    )
     for c, label in enumerate(estimator.classes_):
-        lines.append(f"class {label!r}:")
+        lines.append(f"class {label}:")
         lines += _block("mean", like.means_[c])
         lines += _block("covariance", like.full_covariances()[c])
         if hasattr(estimator, "coef_"):

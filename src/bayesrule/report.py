@@ -1,0 +1,268 @@
+"""Evaluation report of a fitted Bayes classifier: the accuracy table, and more."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.exceptions import NotFittedError
+from sklearn.metrics import log_loss
+
+__all__ = ["Report", "report"]
+
+
+def _label_index(values, labels, name: str) -> np.ndarray:
+    """Positions of ``values`` in ``labels``; ValueError naming the unknown ones."""
+    lookup = {label: i for i, label in enumerate(np.asarray(labels).tolist())}
+    flat = np.asarray(values).ravel().tolist()
+    index = np.fromiter((lookup.get(v, -1) for v in flat), dtype=np.intp, count=len(flat))
+    if np.any(index < 0):
+        unknown = sorted({repr(v) for v, i in zip(flat, index, strict=True) if i < 0})
+        raise ValueError(
+            f"{name} contains labels that are not among {list(lookup)}: "
+            f"{', '.join(unknown[:10])}{' ...' if len(unknown) > 10 else ''}."
+        )
+    return index
+
+
+def _check_fitted(estimator) -> None:
+    """NotFittedError unless ``estimator`` has ``classes_`` (duck-typed, any object)."""
+    if getattr(estimator, "classes_", None) is None:
+        raise NotFittedError(
+            f"This {type(estimator).__name__} instance is not fitted yet; call fit(X, y) "
+            "before using it here."
+        )
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    return np.divide(num, den, out=np.full(np.broadcast(num, den).shape, np.nan), where=den > 0)
+
+
+def _plain(value: float) -> float | None:
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Report:
+    """Scores of a classifier on labelled data; ``print()`` shows them as tables.
+
+    Per class c, ``accuracy[c]`` is the fraction of its samples decided c,
+    ``error[c]`` the fraction decided another class and ``reject[c]`` the fraction
+    rejected, so the three sum to 1. The ``overall_*`` values are the same fractions
+    over all samples. Rates of a class without samples are NaN.
+
+    Attributes
+    ----------
+    classes : ndarray of shape (C,)
+    actions : ndarray of shape (a,)
+        The classes, followed by the reject label when the loss has a reject row.
+    support : ndarray of shape (C,)
+        Number of samples of each class.
+    accuracy, error, reject : ndarray of shape (C,)
+    overall_accuracy, overall_error, overall_reject : float
+    confusion_matrix : ndarray of shape (C, a)
+        Counts; rows are true classes, columns the actions taken.
+    log_loss : float
+        Cross-entropy of the posteriors, :func:`sklearn.metrics.log_loss`.
+    expected_risk : float
+        Mean conditional risk R(a(x) | x) of the chosen actions, from the posteriors.
+    empirical_risk : float
+        Mean loss L[a(x), true class] actually incurred.
+    accepted_accuracy : float
+        Accuracy on the samples not rejected (NaN if all were rejected).
+    """
+
+    classes: np.ndarray
+    actions: np.ndarray
+    support: np.ndarray
+    accuracy: np.ndarray
+    error: np.ndarray
+    reject: np.ndarray
+    overall_accuracy: float
+    overall_error: float
+    overall_reject: float
+    confusion_matrix: np.ndarray
+    log_loss: float
+    expected_risk: float
+    empirical_risk: float
+    accepted_accuracy: float
+
+    @property
+    def has_reject(self) -> bool:
+        """Whether the decisions include a reject action."""
+        return len(self.actions) == len(self.classes) + 1
+
+    @property
+    def n_samples(self) -> int:
+        """Number of samples scored."""
+        return int(self.support.sum())
+
+    def to_dict(self) -> dict:
+        """The report as plain Python types (lists, floats, ints; NaN as None)."""
+        out = {
+            "classes": self.classes.tolist(),
+            "actions": self.actions.tolist(),
+            "reject_label": self.actions.tolist()[-1] if self.has_reject else None,
+            "per_class": [
+                {
+                    "label": label,
+                    "n": int(n),
+                    "accuracy": _plain(acc),
+                    "error": _plain(err),
+                    "reject": _plain(rej),
+                }
+                for label, n, acc, err, rej in zip(
+                    self.classes.tolist(),
+                    self.support,
+                    self.accuracy,
+                    self.error,
+                    self.reject,
+                    strict=True,
+                )
+            ],
+            "overall": {
+                "n": self.n_samples,
+                "accuracy": _plain(self.overall_accuracy),
+                "error": _plain(self.overall_error),
+                "reject": _plain(self.overall_reject),
+            },
+            "confusion_matrix": self.confusion_matrix.tolist(),
+        }
+        for key in ("log_loss", "expected_risk", "empirical_risk", "accepted_accuracy"):
+            out[key] = _plain(getattr(self, key))
+        return out
+
+    def __repr__(self) -> str:
+        return (
+            f"Report(n_samples={self.n_samples}, accuracy={self.overall_accuracy:.4f}, "
+            f"reject={self.overall_reject:.4f}, log_loss={self.log_loss:.4f})"
+        )
+
+    def __str__(self) -> str:
+        names = [str(c) for c in self.classes]
+        header = ["", "Accuracy (%)", "Error (%)"] + (["Reject (%)"] if self.has_reject else [])
+        rows = []
+        for name, *rates in zip(names, self.accuracy, self.error, self.reject, strict=True):
+            rows.append([name] + [f"{100 * r:.1f}" for r in rates[: len(header) - 1]])
+        overall = (self.overall_accuracy, self.overall_error, self.overall_reject)
+        rows.append(["Overall"] + [f"{100 * r:.1f}" for r in overall[: len(header) - 1]])
+        lines = _table(header, rows)
+
+        columns = names + (["reject"] if self.has_reject else [])
+        counts = [[n, *map(str, r)] for n, r in zip(names, self.confusion_matrix, strict=True)]
+        lines += ["", "Confusion matrix (rows: true class, columns: decision)"]
+        lines += _table(["", *columns], counts)
+
+        lines += [
+            "",
+            f"Log loss:       {self.log_loss:.4f}",
+            f"Expected risk:  {self.expected_risk:.4f}",
+            f"Empirical risk: {self.empirical_risk:.4f}",
+        ]
+        if self.has_reject:
+            lines.append(f"Accuracy on accepted samples (%): {100 * self.accepted_accuracy:.1f}")
+        return "\n".join(lines)
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """Plain-text table: first column left-aligned, the others right-aligned."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells):
+        first = cells[0].ljust(widths[0])
+        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
+        return "  ".join([first, *rest]).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return [line(header), rule, *(line(r) for r in rows)]
+
+
+def report(estimator, X, y) -> Report:
+    """Score a fitted Bayes classifier on labelled data.
+
+    Parameters
+    ----------
+    estimator : fitted bayesrule estimator
+        Needs ``classes_``, ``actions_``, ``loss_``, ``predict``, ``predict_proba``
+        and ``risk``.
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+        True labels, each one of ``estimator.classes_``.
+
+    Returns
+    -------
+    Report
+        Per-class and overall accuracy, error and reject rates (the source's accuracy
+        table), confusion matrix, log loss, expected and empirical risk.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is empty, has the wrong length, or holds labels the estimator
+        was not fitted on.
+
+    Examples
+    --------
+    >>> from bayesrule import QuadraticDiscriminant
+    >>> from bayesrule.datasets import fruit
+    >>> from bayesrule.report import report
+    >>> train, test = fruit(1000, random_state=0), fruit(1000, random_state=1)
+    >>> priors = dict(zip(train.target_names, train.priors))  # classes_ get sorted
+    >>> clf = QuadraticDiscriminant(priors=priors).fit(train.data, train.target)
+    >>> rep = report(clf, test.data, test.target)
+    >>> 0.96 < rep.overall_accuracy < 0.99
+    True
+    >>> print(str(rep).splitlines()[0])
+                Accuracy (%)  Error (%)
+    """
+    _check_fitted(estimator)
+    classes = np.asarray(estimator.classes_)
+    actions = np.asarray(getattr(estimator, "actions_", classes))
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] == 0:
+        raise ValueError(f"y must be a non-empty 1-d array of labels, got shape {y.shape}.")
+    y_idx = _label_index(y, classes, "y")
+    a_idx = _label_index(estimator.predict(X), actions, "estimator.predict(X)")
+    if a_idx.shape[0] != y.shape[0]:
+        raise ValueError(f"X has {a_idx.shape[0]} samples but y has {y.shape[0]}.")
+    n_classes, n_actions = len(classes), len(actions)
+    if n_actions not in (n_classes, n_classes + 1):
+        raise ValueError(f"estimator has {n_actions} actions_ for {n_classes} classes_.")
+
+    confusion = np.zeros((n_classes, n_actions), dtype=np.int64)
+    np.add.at(confusion, (y_idx, a_idx), 1)
+    support = confusion.sum(axis=1)
+    correct = np.diag(confusion[:, :n_classes])
+    rejected = confusion[:, n_classes] if n_actions > n_classes else np.zeros_like(support)
+    accuracy = _ratio(correct, support)
+    reject = _ratio(rejected, support)
+    n = y.shape[0]
+    accepted = n - rejected.sum()
+
+    proba = np.asarray(estimator.predict_proba(X), dtype=float)
+    risk = np.asarray(estimator.risk(X), dtype=float)
+    loss = np.asarray(getattr(estimator.loss_, "matrix", estimator.loss_), dtype=float)
+    if loss.shape != (n_actions, n_classes) or risk.shape != (n, n_actions):
+        raise ValueError(
+            f"loss_ has shape {loss.shape} and risk(X) {risk.shape}; expected "
+            f"{(n_actions, n_classes)} and {(n, n_actions)} for the estimator's actions_."
+        )
+    return Report(
+        classes=classes,
+        actions=actions,
+        support=support,
+        accuracy=accuracy,
+        error=_ratio(support - correct - rejected, support),
+        reject=reject,
+        overall_accuracy=float(correct.sum() / n),
+        overall_error=float((n - correct.sum() - rejected.sum()) / n),
+        overall_reject=float(rejected.sum() / n),
+        confusion_matrix=confusion,
+        log_loss=float(log_loss(y, proba, labels=classes)),
+        expected_risk=float(risk[np.arange(n), a_idx].mean()),
+        empirical_risk=float(loss[a_idx, y_idx].mean()),
+        accepted_accuracy=float(correct.sum() / accepted) if accepted else math.nan,
+    )
