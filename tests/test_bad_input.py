@@ -1,0 +1,280 @@
+"""Bad input gets a clear ValueError or TypeError naming the parameter and the fix."""
+
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+
+from bayesrule import (
+    BayesClassifier,
+    GaussianNB,
+    LinearDiscriminant,
+    LossMatrix,
+    NearestMean,
+    QuadraticDiscriminant,
+    bayes,
+)
+from bayesrule.likelihoods import Gaussian
+
+ALL = [GaussianNB, QuadraticDiscriminant, LinearDiscriminant, NearestMean]
+
+
+@pytest.fixture
+def data():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3)) + np.repeat([[0, 0, 0], [3, 3, 3], [0, 4, -2]], 20, axis=0)
+    y = np.repeat(["a", "b", "c"], 20)
+    return X, y
+
+
+@pytest.mark.parametrize("make", ALL)
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_nan_or_inf_in_X(make, bad, data):
+    X, y = data
+    X = X.copy()
+    X[5, 1] = bad
+    with pytest.raises(ValueError, match="NaN|infinity"):
+        make().fit(X, y)
+    model = make().fit(data[0], y)
+    with pytest.raises(ValueError, match="NaN|infinity"):
+        model.predict_proba(X)
+
+
+@pytest.mark.parametrize("make", ALL)
+def test_non_numeric_X(make, data):
+    X, y = data
+    Xs = X.astype(object)
+    Xs[0, 0] = "heavy"
+    with pytest.raises(ValueError, match="numeric"):
+        make().fit(Xs, y)
+
+
+@pytest.mark.parametrize("make", ALL)
+def test_one_class(make, data):
+    X, _ = data
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        make().fit(X, np.zeros(len(X)))
+
+
+@pytest.mark.parametrize("make", ALL)
+def test_y_of_another_length(make, data):
+    X, y = data
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        make().fit(X, y[:-1])
+
+
+@pytest.mark.parametrize("make", ALL)
+def test_wrong_number_of_features_at_predict(make, data):
+    X, y = data
+    model = make().fit(X, y)
+    with pytest.raises(ValueError, match="3 features"):
+        model.predict(X[:, :2])
+
+
+def test_class_with_too_few_samples_for_a_full_covariance(data):
+    X, y = data
+    X, y = X[:43], y[:43]  # class "c" has 3 samples for 3 features
+    with pytest.raises(ValueError, match=r"class at position 2 is singular \(it has 3 samples"):
+        QuadraticDiscriminant().fit(X, y)
+    QuadraticDiscriminant(reg_covar=1e-3).fit(X, y)  # the fix the message names
+
+
+def test_class_with_one_sample_in_naive_bayes_is_regularised(data):
+    X, y = data
+    X, y = X[:41], y[:41]  # class "c" has one sample: variances are var_smoothing only
+    model = GaussianNB().fit(X, y)
+    assert np.all(model.var_[2] > 0)
+    with pytest.raises(ValueError, match="var_smoothing"):
+        GaussianNB(var_smoothing=0.0).fit(X, y)
+
+
+@pytest.mark.parametrize("make", [QuadraticDiscriminant, LinearDiscriminant])
+def test_singular_covariance_names_reg_covar(make, data):
+    X, y = data
+    X = np.column_stack([X, 2 * X[:, 0] - X[:, 1]])  # a linear combination
+    with pytest.raises(ValueError, match="singular.*reg_covar"):
+        make().fit(X, y)
+    make(reg_covar=1e-6).fit(X, y)
+
+
+def test_constant_feature_is_singular_without_smoothing(data):
+    X, y = data
+    X = np.column_stack([X, np.ones(len(X))])
+    with pytest.raises(ValueError, match="zero variance"):
+        BayesClassifier(Gaussian("diag")).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "priors, match",
+    [
+        ([0.5, 0.6, -0.1], "non-negative"),
+        ([0.5, 0.5], "one probability per class"),
+        ([0.5, 0.3, 0.1], "sum to 1"),
+        ("frequent", "not understood"),
+        ({"a": 0.5, "b": 0.5}, "missing"),
+        ({"a": 0.5, "b": 0.3, "c": 0.1, "d": 0.1}, "unknown"),
+        ([0.3, np.nan, 0.7], "finite"),
+    ],
+)
+def test_bad_priors(priors, match, data):
+    with pytest.raises(ValueError, match=match):
+        GaussianNB(priors=priors).fit(*data)
+
+
+def test_priors_of_the_wrong_type(data):
+    with pytest.raises(TypeError, match="priors"):
+        GaussianNB(priors=[object(), 1, 2]).fit(*data)
+
+
+@pytest.mark.parametrize(
+    "loss, match",
+    [
+        (np.ones((2, 2)), r"shape \(2, 2\) but there are 3 classes"),
+        (np.ones((5, 3)), "shape"),
+        ([[0, 1, 1], [1, 0, -1], [1, 1, 0]], "non-negative"),
+        ([[0, 1, 1], [1, 0, np.nan], [1, 1, 0]], "finite"),
+        (np.ones(3), "2-D"),
+    ],
+)
+def test_bad_loss_matrix(loss, match, data):
+    with pytest.raises(ValueError, match=match):
+        QuadraticDiscriminant(loss=loss).fit(*data)
+
+
+def test_loss_of_the_wrong_type():
+    with pytest.raises(TypeError, match="numeric"):
+        LossMatrix([["a", "b"], ["c", "d"]])
+
+
+def test_negative_reject_cost():
+    with pytest.raises(ValueError, match="reject cost"):
+        LossMatrix.with_reject(3, -0.1)
+
+
+def test_reject_label_equal_to_a_class(data):
+    with pytest.raises(ValueError, match="reject_label='b' equals a class"):
+        GaussianNB(loss=LossMatrix.with_reject(3, 0.2), reject_label="b").fit(*data)
+
+
+def test_default_reject_label_avoids_the_classes():
+    X = np.array([[0.0], [0.1], [0.2], [5.0], [5.1], [5.2]])
+    model = GaussianNB(loss=LossMatrix.with_reject(2, 0.01)).fit(X, [-1, -1, -1, 1, 1, 1])
+    assert model.reject_label_ == -2
+    assert model.predict([[2.6]])[0] == -2
+
+
+def test_labelled_loss_with_other_classes(data):
+    loss = LossMatrix(np.ones((3, 3)) - np.eye(3), classes=["a", "b", "z"])
+    with pytest.raises(ValueError, match="differ from the estimator's classes"):
+        GaussianNB(loss=loss).fit(*data)
+
+
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"reg_covar": -1.0}, ValueError, "reg_covar must be >= 0"),
+        ({"reg_covar": "big"}, TypeError, "reg_covar must be a finite number"),
+        ({"shrinkage": 1.5}, ValueError, r"shrinkage must be a float in \[0, 1\]"),
+        ({"shrinkage": "oas"}, ValueError, "shrinkage must be None, 'auto' or a float"),
+    ],
+)
+def test_bad_lda_parameters(params, error, match, data):
+    with pytest.raises(error, match=match):
+        LinearDiscriminant(**params).fit(*data)
+
+
+def test_bad_covariance_structure(data):
+    with pytest.raises(ValueError, match="covariance must be one of"):
+        BayesClassifier(Gaussian("banded")).fit(*data)
+
+
+def test_not_a_likelihood(data):
+    with pytest.raises(TypeError, match="likelihood must be a likelihood object"):
+        BayesClassifier("gaussian").fit(*data)
+
+
+def test_negative_sample_weight(data):
+    X, y = data
+    w = np.ones(len(y))
+    w[3] = -1
+    with pytest.raises(ValueError, match="Negative values"):
+        GaussianNB().fit(X, y, sample_weight=w)
+
+
+def test_class_with_zero_total_weight(data):
+    X, y = data
+    w = np.where(y == "b", 0.0, 1.0)
+    with pytest.raises(ValueError, match="no samples"):
+        QuadraticDiscriminant().fit(X, y, sample_weight=w)
+
+
+def test_partial_fit_needs_classes_first(data):
+    with pytest.raises(ValueError, match="classes must be given"):
+        GaussianNB().partial_fit(*data)
+
+
+def test_partial_fit_unseen_label(data):
+    X, y = data
+    model = GaussianNB().partial_fit(X, y, classes=["a", "b", "c"])
+    with pytest.raises(ValueError, match="not among the classes"):
+        model.partial_fit(X[:2], ["a", "q"])
+
+
+def test_partial_fit_other_classes(data):
+    X, y = data
+    model = GaussianNB().partial_fit(X, y, classes=["a", "b", "c"])
+    with pytest.raises(ValueError, match="differs from the classes"):
+        model.partial_fit(X, y, classes=["a", "b"])
+
+
+def test_predict_before_every_class_has_data(data):
+    X, y = data
+    model = QuadraticDiscriminant().partial_fit(X[:20], y[:20], classes=["a", "b", "c"])
+    with pytest.raises(ValueError, match="no training samples yet"):
+        model.predict(X)
+
+
+def test_auto_shrinkage_refuses_partial_fit(data):
+    with pytest.raises(ValueError, match="needs all the data"):
+        LinearDiscriminant(shrinkage="auto").partial_fit(*data, classes=["a", "b", "c"])
+
+
+@pytest.mark.parametrize("make", ALL)
+def test_unfitted(make, data):
+    with pytest.raises(NotFittedError):
+        make().predict(data[0])
+    with pytest.raises(NotFittedError):
+        make().sample(3)
+
+
+def test_from_parameters_validation():
+    with pytest.raises(ValueError, match=r"must have shape \(2, 2, 2\)"):
+        QuadraticDiscriminant.from_parameters([[0, 0], [1, 1]], np.eye(2))
+    with pytest.raises(ValueError, match="symmetric"):
+        QuadraticDiscriminant.from_parameters([[0, 0], [1, 1]], [[[1, 0.5], [0, 1]], np.eye(2)])
+    with pytest.raises(ValueError, match="no data to count"):
+        GaussianNB.from_parameters([[0.0], [1.0]], [[1.0], [1.0]], priors=None)
+    with pytest.raises(ValueError, match="distinct labels"):
+        GaussianNB.from_parameters([[0.0], [1.0]], [[1.0], [1.0]], classes=["a", "a"])
+    with pytest.raises(ValueError, match="zero variance"):
+        GaussianNB.from_parameters([[0.0], [1.0]], [[1.0], [0.0]])
+
+
+def test_sample_count():
+    model = GaussianNB.from_parameters([[0.0], [1.0]], [[1.0], [1.0]])
+    with pytest.raises(ValueError, match="n_samples must be a positive integer"):
+        model.sample(0)
+
+
+@pytest.mark.parametrize(
+    "priors, likelihoods, match",
+    [
+        ([0.5, 0.6], [0.1, 0.2], "sum to 1"),
+        ([0.5, 0.5], [0.1, -0.2], "non-negative"),
+        ([0.5, 0.5], [0.0, 0.0], "zero likelihood"),
+        ([0.5, 0.5], 0.3, "class axis"),
+        ([0.5, 0.5], [0.1, 0.2, 0.3], "one probability per class"),
+    ],
+)
+def test_bad_bayes_arguments(priors, likelihoods, match):
+    with pytest.raises(ValueError, match=match):
+        bayes(priors, likelihoods)
