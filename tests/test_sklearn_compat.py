@@ -1,8 +1,7 @@
 """scikit-learn's estimator checks on every estimator of the registry."""
 
-from sklearn.utils.estimator_checks import parametrize_with_checks
-
 from registry import ESTIMATORS
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 
 @parametrize_with_checks([make() for make in ESTIMATORS.values()])

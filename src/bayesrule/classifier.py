@@ -16,8 +16,11 @@ from ._validation import (
     validate_Xy,
 )
 from .decision import as_loss_matrix, bayes_action, conditional_risk
-from .posterior import log_priors, normalize_log
+from .posterior import log_priors, normalize, normalize_log
 from .priors import resolve_priors
+
+#: predictions run over row blocks of about this many bytes of input and output.
+ROW_BLOCK_BYTES = 1 << 23
 
 
 class BayesClassifier(ClassifierMixin, BaseEstimator):
@@ -195,11 +198,24 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "likelihood_")
         return validate_X(self, X, reset=False)
 
-    def _joint(self, X, *, relative: bool) -> np.ndarray:
+    def _joint(self, X, *, relative: bool, then=None) -> np.ndarray:
+        """Joint log-probabilities, row block by row block, optionally transformed.
+
+        ``then`` maps a block's joint (in place) to the wanted (rows, C) result, so
+        likelihood, prior and normalisation run while the block is in cache.
+        """
         like = self.likelihood_
-        ll = like.relative_log_likelihood(X) if relative else like.log_likelihood(X)
-        ll += log_priors(self.class_prior_)
-        return ll
+        evaluate = like.relative_log_likelihood if relative else like.log_likelihood
+        log_prior = log_priors(self.class_prior_)
+        n, d = X.shape
+        C = len(self.classes_)
+        out = np.empty((n, C))
+        step = min(max(1024, ROW_BLOCK_BYTES // (8 * (d + C))), max(n, 1))
+        for start in range(0, n, step):
+            joint = evaluate(X[start : start + step])
+            joint += log_prior
+            out[start : start + step] = joint if then is None else then(joint)
+        return out
 
     def log_likelihood(self, X) -> np.ndarray:
         """``ln p(x|w_j)`` for every sample and class, shape (n, C)."""
@@ -215,11 +231,12 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_log_proba(self, X) -> np.ndarray:
         """Log-posteriors ``ln P(w_j|x)``, shape (n, C)."""
-        return normalize_log(self._joint(self._validated(X), relative=True))[0]
+        X = self._validated(X)
+        return self._joint(X, relative=True, then=lambda j: normalize_log(j)[0])
 
     def predict_proba(self, X) -> np.ndarray:
         """Posteriors ``P(w_j|x)``, shape (n, C); each row sums to 1."""
-        return np.exp(self.predict_log_proba(X))
+        return self._joint(self._validated(X), relative=True, then=normalize)
 
     def risk(self, X) -> np.ndarray:
         """Conditional risk ``R(a_i|x) = sum_j L[i, j] P(w_j|x)``, shape (n, a)."""

@@ -8,7 +8,6 @@ the likelihoods are.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
 
 
 def log_priors(priors: np.ndarray) -> np.ndarray:
@@ -20,11 +19,24 @@ def log_priors(priors: np.ndarray) -> np.ndarray:
 def normalize_log(joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Split joint log-probabilities (n, C) into log-posteriors (n, C) and log-evidence (n,).
 
-    Works in place on ``joint`` when it is a float array.
+    Works in place on ``joint``.
     """
-    evidence = logsumexp(joint, axis=-1)
-    joint -= evidence[..., None]
-    return joint, evidence
+    top = joint.max(axis=-1, keepdims=True)
+    top[~np.isfinite(top)] = 0.0
+    joint -= top
+    log_sum = np.log(np.exp(joint).sum(axis=-1, keepdims=True))
+    joint -= log_sum
+    return joint, (top + log_sum)[..., 0]
+
+
+def normalize(joint: np.ndarray) -> np.ndarray:
+    """Posteriors (n, C) from joint log-probabilities, in place on ``joint``."""
+    top = joint.max(axis=-1, keepdims=True)
+    top[~np.isfinite(top)] = 0.0
+    joint -= top
+    np.exp(joint, out=joint)
+    joint /= joint.sum(axis=-1, keepdims=True)
+    return joint
 
 
 def bayes(priors, likelihoods):

@@ -190,6 +190,7 @@ class Gaussian(BaseEstimator):
         if structure.dense:
             if structure.tied:
                 self.projected_means_ = centred @ prec[0]
+                self.linear_coef_ = -2.0 * prec[0] @ self.projected_means_.T
             else:
                 self.projected_means_ = np.einsum("cj,cjk->ck", centred, prec)
         else:
@@ -252,11 +253,11 @@ class Gaussian(BaseEstimator):
             Z -= M.reshape(1, C * d)
             Z *= Z
             return Z.reshape(-1, C, d).sum(axis=2)
-        if structure.dense:  # tied: ||Z - M_c||^2 = ||Z||^2 - 2 Z.M_c + ||M_c||^2
-            Z = Xc @ P[0]
-            maha = Z @ (-2.0 * M.T)
+        if structure.dense:  # tied: ||Z - M_c||^2 = ||Z||^2 - 2 Z.M_c + ||M_c||^2, Z = x U
+            maha = Xc @ self.linear_coef_
             maha += (M * M).sum(axis=1)
             if not relative:
+                Z = Xc @ P[0]
                 maha += np.einsum("ij,ij->i", Z, Z)[:, None]
             return maha
         # diagonal: sum_j p_cj (x_j - mu_cj)^2 = x^2.p_c - 2 x.(p_c mu_c) + mu_c.(p_c mu_c)
