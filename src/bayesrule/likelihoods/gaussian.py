@@ -181,6 +181,11 @@ class Gaussian(BaseEstimator):
                 )
             prec = 1.0 / kern
             log_det = 0.5 * np.log(prec).sum(axis=1)
+        if not structure.dense and not structure.tied:
+            # centre each feature on the mean of its tightest class: the expansion in
+            # _maha then cancels nothing where precisions are large (e.g. a feature that
+            # is constant within a class and has only the smoothing variance)
+            ref = means[np.argmax(prec, axis=0), np.arange(d)]
         self.means_ = means
         self.covariances_ = cov
         self.reference_ = np.asarray(ref, dtype=np.float64)
@@ -254,11 +259,15 @@ class Gaussian(BaseEstimator):
             Z *= Z
             return Z.reshape(-1, C, d).sum(axis=2)
         if structure.dense:  # tied: ||Z - M_c||^2 = ||Z||^2 - 2 Z.M_c + ||M_c||^2, Z = x U
+            if not relative:  # exact distances, no cancellation between large terms
+                Z = Xc @ P[0]
+                maha = np.empty((Z.shape[0], C))
+                for c in range(C):
+                    diff = Z - M[c]
+                    maha[:, c] = np.einsum("ij,ij->i", diff, diff)
+                return maha
             maha = Xc @ self.linear_coef_
             maha += (M * M).sum(axis=1)
-            if not relative:
-                Z = Xc @ P[0]
-                maha += np.einsum("ij,ij->i", Z, Z)[:, None]
             return maha
         # diagonal: sum_j p_cj (x_j - mu_cj)^2 = x^2.p_c - 2 x.(p_c mu_c) + mu_c.(p_c mu_c)
         centred = self.means_ - self.reference_
