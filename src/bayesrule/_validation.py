@@ -9,11 +9,11 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, column_or_1d, validate_data
 
 
-def _as_numeric(estimator, X, y="no_validation", *, reset: bool):
+def _as_numeric(estimator, X, y="no_validation", *, reset: bool, min_samples: int = 1):
     """Run scikit-learn's validation, turning its conversion errors into clearer ones."""
     options = {"reset": reset, "dtype": [np.float64, np.float32], "ensure_all_finite": True}
     if not (isinstance(y, str) and y == "no_validation"):
-        options["ensure_min_samples"] = 2
+        options["ensure_min_samples"] = min_samples
     try:
         return validate_data(estimator, X, y, **options)
     except ValueError as exc:
@@ -30,9 +30,9 @@ def validate_X(estimator, X, *, reset: bool = False) -> np.ndarray:
     return _as_numeric(estimator, X, reset=reset)
 
 
-def validate_Xy(estimator, X, y, *, reset: bool = True):
+def validate_Xy(estimator, X, y, *, reset: bool = True, min_samples: int = 2):
     """Check X and y together; y must hold classification labels of matching length."""
-    X, y = _as_numeric(estimator, X, y, reset=reset)
+    X, y = _as_numeric(estimator, X, y, reset=reset, min_samples=min_samples)
     y = column_or_1d(y, warn=True)
     check_classification_targets(y)
     return X, y
@@ -77,6 +77,4 @@ def is_numeric_labels(classes: np.ndarray) -> bool:
     """Whether class labels are numbers (the reject label then defaults to -1)."""
     if classes.dtype.kind in "biuf":
         return True
-    return all(
-        isinstance(c, numbers.Number) and not isinstance(c, bool) for c in classes.tolist()
-    )
+    return all(isinstance(c, numbers.Number) and not isinstance(c, bool) for c in classes.tolist())

@@ -109,7 +109,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         """
         X, y = validate_Xy(self, X, y, reset=True)
         w = check_sample_weight(sample_weight, X)
-        classes, y_idx = np.unique(y, return_inverse=True)
+        classes = unique_labels_sorted(y)
+        y_idx = np.searchsorted(classes, y)
         self._set_classes(classes)
         self.likelihood_ = self._make_likelihood().fit(X, y_idx, len(classes), w)
         self.class_count_ = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
@@ -131,6 +132,11 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         first = not hasattr(self, "likelihood_")
+        if not first and getattr(self.likelihood_, "stats_", True) is None:
+            raise ValueError(
+                "this model was built with from_parameters and has no statistics to add "
+                "data to; fit it on data instead (or build it from data)."
+            )
         if first:
             if classes is None:
                 raise ValueError(
@@ -145,7 +151,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 f"classes={list(classes)} differs from the classes of the first call "
                 f"{self.classes_.tolist()}."
             )
-        X, y = validate_Xy(self, X, y, reset=first)
+        X, y = validate_Xy(self, X, y, reset=first, min_samples=1)
         w = check_sample_weight(sample_weight, X)
         if first:
             self._set_classes(classes)
@@ -174,6 +180,10 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         self.loss_ = as_loss_matrix(self.loss, C, self.classes_)
         reject = self.reject_label
         labels = self.classes_.tolist()
+        if reject is not None and not isinstance(reject, (str, int, float, np.generic)):
+            raise TypeError(f"reject_label must be a string or a number, got {reject!r}")
+        if isinstance(reject, np.generic):
+            reject = reject.item()
         if reject is None:
             reject = -1 if is_numeric_labels(self.classes_) else "reject"
             if reject in labels:  # e.g. classes {-1, 1}: take the next free number
@@ -185,17 +195,25 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             )
         self.reject_label_ = reject
         if self.loss_.has_reject:
-            actions = np.array([*self.classes_.tolist(), reject])
-            if actions.dtype.kind != self.classes_.dtype.kind:
-                actions = np.array([*self.classes_.tolist(), reject], dtype=object)
+            actions = np.array([*labels, reject])
+            same_kind = isinstance(reject, str) == (self.classes_.dtype.kind in "US")
+            if actions.dtype.kind != self.classes_.dtype.kind or not same_kind:
+                actions = np.array([*labels, reject], dtype=object)  # keep each label's type
             self.actions_ = actions
         else:
             self.actions_ = self.classes_
         return self
 
     # ------------------------------------------------------------------ the pipeline
-    def _validated(self, X):
+    def _ready(self):
+        """NotFittedError before fit; ValueError while partial_fit statistics are incomplete."""
         check_is_fitted(self, "likelihood_")
+        check = getattr(self.likelihood_, "check_ready", None)
+        if check is not None:
+            check()
+
+    def _validated(self, X):
+        self._ready()
         return validate_X(self, X, reset=False)
 
     def _joint(self, X, *, relative: bool, then=None) -> np.ndarray:
@@ -214,6 +232,12 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         for start in range(0, n, step):
             joint = evaluate(X[start : start + step])
             joint += log_prior
+            if not np.isfinite(joint.max(axis=1)).all():
+                raise ValueError(
+                    "X has values so far from every class that their densities overflow "
+                    "(no finite log-likelihood); rescale the features (e.g. standardise "
+                    "them) before fitting and predicting."
+                )
             out[start : start + step] = joint if then is None else then(joint)
         return out
 
@@ -244,7 +268,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """The Bayes action for each sample: the class of least risk, or the reject label."""
-        check_is_fitted(self, "likelihood_")
+        self._ready()
         if self.loss_.is_zero_one():
             X = self._validated(X)
             return self.actions_[np.argmax(self._joint(X, relative=True), axis=1)]
@@ -259,10 +283,17 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         X : ndarray of shape (n_samples, n_features)
         y : ndarray of shape (n_samples,)
         """
-        check_is_fitted(self, "likelihood_")
-        if not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
+        self._ready()
+        if (
+            not isinstance(n_samples, (int, np.integer))
+            or isinstance(n_samples, bool)
+            or n_samples < 1
+        ):
             raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
-        rng = np.random.default_rng(check_random_state(random_state).randint(2**31))
+        if isinstance(random_state, np.random.Generator):
+            rng = random_state
+        else:
+            rng = np.random.default_rng(check_random_state(random_state).randint(2**31))
         counts = rng.multinomial(n_samples, self.class_prior_)
         X = self.likelihood_.sample(counts, rng)
         y = np.repeat(self.classes_, counts)
@@ -279,7 +310,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     def n_parameters(self) -> int:
         """Free parameters of the joint model: the densities, plus C - 1 estimated priors."""
-        check_is_fitted(self, "likelihood_")
+        self._ready()
         estimated = self.priors is None or (
             isinstance(self.priors, str) and self.priors == "empirical"
         )
@@ -299,8 +330,24 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         """A readable text of every fitted parameter."""
         from .summary import summarize
 
-        check_is_fitted(self, "likelihood_")
+        self._ready()
         return summarize(self)
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """Accuracy: the fraction of samples whose Bayes action is their class.
+
+        A rejected sample counts as not correct.
+        """
+        pred = self.predict(X)
+        y = np.asarray(y)
+        if y.shape != pred.shape:
+            raise ValueError(f"y has shape {y.shape}, but X has {pred.shape[0]} samples")
+        correct = np.fromiter(
+            (p == t for p, t in zip(pred.tolist(), y.tolist(), strict=True)),
+            dtype=bool,
+            count=len(pred),
+        )
+        return float(np.average(correct, weights=sample_weight))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

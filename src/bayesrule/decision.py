@@ -72,14 +72,14 @@ class LossMatrix:
                 "rows by a constant if you think in gains."
             )
         if actions is not None:
-            actions = list(actions)
+            actions = np.asarray(actions, dtype=object).tolist()
             if len(actions) != m.shape[0]:
                 raise ValueError(
                     f"actions has {len(actions)} names for a loss matrix with {m.shape[0]} rows"
                 )
         if classes is not None:
-            classes = list(classes)
-            if len(classes) != m.shape[1] or len(set(map(repr, classes))) != len(classes):
+            classes = np.asarray(classes).tolist()  # plain Python labels, compared by value
+            if len(classes) != m.shape[1] or len(set(classes)) != len(classes):
                 raise ValueError(
                     f"classes must name the {m.shape[1]} columns once each, got {classes}"
                 )
@@ -91,14 +91,15 @@ class LossMatrix:
 
     def aligned(self, classes) -> LossMatrix:
         """This loss with columns (and class rows) in the order of ``classes``."""
-        labels = list(np.asarray(classes).tolist())
         if self.classes is None:
             return self
-        if sorted(map(repr, self.classes)) != sorted(map(repr, labels)):
+        labels = np.asarray(classes).tolist()
+        position = {c: i for i, c in enumerate(self.classes)}
+        if len(labels) != len(position) or any(c not in position for c in labels):
             raise ValueError(
                 f"loss matrix classes {self.classes} differ from the estimator's classes {labels}"
             )
-        cols = [self.classes.index(c) for c in labels]
+        cols = [position[c] for c in labels]
         rows = list(cols)
         if self.actions is not None and all(c in self.actions for c in labels):
             rows = [self.actions.index(c) for c in labels]
@@ -118,6 +119,8 @@ class LossMatrix:
         The Bayes action then follows Chow's rule: reject when the largest posterior is
         below ``1 - cost``.
         """
+        if not isinstance(cost, (int, float, np.number)) or isinstance(cost, bool):
+            raise TypeError(f"reject cost must be a number, got {cost!r}")
         if not np.isfinite(cost) or cost < 0:
             raise ValueError(f"reject cost must be a finite number >= 0, got {cost!r}")
         m = np.vstack([1.0 - np.eye(n_classes), np.full((1, n_classes), float(cost))])
@@ -144,7 +147,11 @@ class LossMatrix:
         return f"LossMatrix({self.matrix.tolist()!r})"
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, LossMatrix) and np.array_equal(self.matrix, other.matrix)
+        return (
+            isinstance(other, LossMatrix)
+            and np.array_equal(self.matrix, other.matrix)
+            and self.classes == other.classes
+        )
 
     __hash__ = None
 

@@ -8,6 +8,7 @@ and exposes its parameters and the seeds' discriminant coefficients
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .classifier import BayesClassifier
@@ -43,6 +44,7 @@ class _GaussianParameters:
         return self.likelihood_.full_covariances()
 
     def _precisions(self) -> np.ndarray:
+        self._ready()
         like = self.likelihood_
         P = like.precisions_cholesky_
         C = len(self.classes_)
@@ -73,35 +75,16 @@ class _GaussianParameters:
         check_is_fitted(self, "likelihood_")
         like = self.likelihood_
         half_log_det_prec = like.log_norm_ + 0.5 * like.means_.shape[1] * np.log(2 * np.pi)
-        quad = np.einsum("cj,cj->c", self.coef_, self.means_)
+        quad = np.einsum("cjk,cj,ck->c", self._precisions(), self.means_, self.means_)
         with np.errstate(divide="ignore"):
             return -0.5 * quad + half_log_det_prec + np.log(self.class_prior_)
 
     @classmethod
-    def from_parameters(cls, means, covariances, *, priors="uniform", classes=None, **kwargs):
-        """A fitted classifier from known parameters, with no data.
-
-        Parameters
-        ----------
-        means : array-like of shape (C, d)
-        covariances : array-like
-            In the estimator's covariance shape (see ``covariances_``).
-        priors : "uniform", array-like or dict, default="uniform"
-        classes : array-like of shape (C,), optional
-            Class labels in the order of ``means``; default ``0 .. C-1``.
-        **kwargs
-            The estimator's other parameters (``loss``, ``reject_label``, ...).
-
-        Returns
-        -------
-        A fitted estimator.
-        """
+    def _from_parameters(cls, means, covariances, priors, classes, loss, reject_label):
+        """A fitted classifier from known parameters, with no data (see the presets)."""
         if priors is None or (isinstance(priors, str) and priors == "empirical"):
-            raise ValueError(
-                "from_parameters has no data to count classes in; give priors as "
-                "'uniform', an array or a dict."
-            )
-        est = cls(priors=priors, **kwargs)
+            priors = "uniform"  # there are no data to count classes in
+        est = cls(priors=priors, loss=loss, reject_label=reject_label)
         like = est._make_likelihood().set_parameters(means, covariances)
         C, d = like.means_.shape
         labels = np.arange(C) if classes is None else np.asarray(classes)
@@ -112,6 +95,26 @@ class _GaussianParameters:
         est.n_features_in_ = d
         est.class_count_ = np.zeros(C)
         return est._set_decision()
+
+
+_FROM_PARAMETERS_DOC = """A fitted {name} from known parameters, with no data.
+
+        Parameters
+        ----------
+        means : array-like of shape (C, d)
+        {cov} : array-like of shape {shape}
+        priors : None, "uniform", array-like or dict, default=None
+            None means uniform (there are no data to count classes in).
+        classes : array-like of shape (C,), optional
+            Class labels in the order of ``means``; default ``0 .. C-1``. The order is kept.
+        loss, reject_label
+            As in the estimator.
+
+        Returns
+        -------
+        {name}
+            Fitted; ``partial_fit`` is refused (there are no statistics to add to).
+        """
 
 
 class QuadraticDiscriminant(_GaussianParameters, BayesClassifier):
@@ -155,6 +158,16 @@ class QuadraticDiscriminant(_GaussianParameters, BayesClassifier):
         self.loss = loss
         self.reject_label = reject_label
 
+    @classmethod
+    def from_parameters(
+        cls, means, covariances, *, priors=None, classes=None, loss=None, reject_label=None
+    ):
+        return cls._from_parameters(means, covariances, priors, classes, loss, reject_label)
+
+    from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
+        name="QuadraticDiscriminant", cov="covariances", shape="(C, d, d)"
+    )
+
     def _gaussian_options(self):
         return {"reg_covar": self.reg_covar}
 
@@ -190,17 +203,38 @@ class LinearDiscriminant(_GaussianParameters, BayesClassifier):
 
     _covariance = "tied"
 
-    def __init__(
-        self, *, reg_covar=0.0, shrinkage=None, priors=None, loss=None, reject_label=None
-    ):
+    def __init__(self, *, reg_covar=0.0, shrinkage=None, priors=None, loss=None, reject_label=None):
         self.reg_covar = reg_covar
         self.shrinkage = shrinkage
         self.priors = priors
         self.loss = loss
         self.reject_label = reject_label
 
+    @classmethod
+    def from_parameters(
+        cls, means, covariance, *, priors=None, classes=None, loss=None, reject_label=None
+    ):
+        return cls._from_parameters(means, covariance, priors, classes, loss, reject_label)
+
+    from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
+        name="LinearDiscriminant", cov="covariance", shape="(d, d)"
+    )
+
     def _gaussian_options(self):
         return {"reg_covar": self.reg_covar, "shrinkage": self.shrinkage}
+
+    def _can_partial_fit(self):
+        if isinstance(self.shrinkage, str):
+            raise AttributeError(
+                "partial_fit is not available with shrinkage='auto': Ledoit-Wolf needs all "
+                "the data at once; use fit, or a float shrinkage."
+            )
+        return True
+
+    @available_if(_can_partial_fit)
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """Add a batch of labelled data (not with ``shrinkage='auto'``); see BayesClassifier."""
+        return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
 
 
 class GaussianNB(_GaussianParameters, BayesClassifier):
@@ -239,6 +273,16 @@ class GaussianNB(_GaussianParameters, BayesClassifier):
         self.priors = priors
         self.loss = loss
         self.reject_label = reject_label
+
+    @classmethod
+    def from_parameters(
+        cls, means, variances, *, priors=None, classes=None, loss=None, reject_label=None
+    ):
+        return cls._from_parameters(means, variances, priors, classes, loss, reject_label)
+
+    from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
+        name="GaussianNB", cov="variances", shape="(C, d)"
+    )
 
     def _gaussian_options(self):
         return {"var_smoothing": self.var_smoothing}
@@ -282,3 +326,13 @@ class NearestMean(_GaussianParameters, BayesClassifier):
         self.priors = priors
         self.loss = loss
         self.reject_label = reject_label
+
+    @classmethod
+    def from_parameters(
+        cls, means, variance, *, priors=None, classes=None, loss=None, reject_label=None
+    ):
+        return cls._from_parameters(means, variance, priors, classes, loss, reject_label)
+
+    from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
+        name="NearestMean", cov="variance", shape="() (one number)"
+    )

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .report import _check_fitted, _label_index
+from ._validation import encode_labels
+from .report import _check_fitted
 
 __all__ = ["decision_regions", "likelihood_contours", "posterior_map"]
 
@@ -112,7 +113,7 @@ def _scatter(ax, X, y, estimator, colors, size=10):
     if y is None:
         ax.scatter(data[:, 0], data[:, 1], s=size, c="k", marker=".", linewidths=0)
         return
-    y_idx = _label_index(y, estimator.classes_, "y")
+    y_idx = encode_labels(y, estimator.classes_)
     if y_idx.shape[0] != data.shape[0]:
         raise ValueError(f"X has {data.shape[0]} samples but y has {y_idx.shape[0]}.")
     ax.scatter(
@@ -141,7 +142,8 @@ def decision_regions(
     """Colour the plane by the Bayes action of a fitted two-feature classifier.
 
     Each grid cell gets the colour of ``estimator.predict`` there: one colour per
-    class and grey for the reject action, labelled "reject" in the legend.
+    class and grey for the reject action, labelled "reject" (with the
+    ``reject_label_`` when it is another label).
 
     Parameters
     ----------
@@ -191,7 +193,7 @@ def decision_regions(
     n_classes = len(classes)
     colors = _class_colors(n_classes)
     action_colors = colors + [REJECT_COLOR] * (len(actions) - n_classes)
-    index = _label_index(estimator.predict(points), actions, "estimator.predict")
+    index = encode_labels(estimator.predict(points), np.asarray(actions), name="estimator.predict")
     if ax is None:
         _, ax = plt.subplots()
     ax.pcolormesh(
@@ -205,7 +207,9 @@ def decision_regions(
         rasterized=True,
     )
     _scatter(ax, X, y, estimator, colors)
-    labels = [str(c) for c in classes] + ["reject"] * (len(actions) - n_classes)
+    label = getattr(estimator, "reject_label_", "reject")
+    reject = "reject" if label == "reject" else f"reject ({label})"
+    labels = [str(c) for c in classes] + [reject] * (len(actions) - n_classes)
     handles = [
         Patch(facecolor=c, edgecolor="none", alpha=alpha, label=lab)
         for c, lab in zip(action_colors, labels, strict=True)

@@ -9,21 +9,10 @@ import numpy as np
 from sklearn.exceptions import NotFittedError
 from sklearn.metrics import log_loss
 
+from ._validation import encode_labels
+from .decision import conditional_risk
+
 __all__ = ["Report", "report"]
-
-
-def _label_index(values, labels, name: str) -> np.ndarray:
-    """Positions of ``values`` in ``labels``; ValueError naming the unknown ones."""
-    lookup = {label: i for i, label in enumerate(np.asarray(labels).tolist())}
-    flat = np.asarray(values).ravel().tolist()
-    index = np.fromiter((lookup.get(v, -1) for v in flat), dtype=np.intp, count=len(flat))
-    if np.any(index < 0):
-        unknown = sorted({repr(v) for v, i in zip(flat, index, strict=True) if i < 0})
-        raise ValueError(
-            f"{name} contains labels that are not among {list(lookup)}: "
-            f"{', '.join(unknown[:10])}{' ...' if len(unknown) > 10 else ''}."
-        )
-    return index
 
 
 def _check_fitted(estimator) -> None:
@@ -186,8 +175,7 @@ def report(estimator, X, y) -> Report:
     Parameters
     ----------
     estimator : fitted bayesrule estimator
-        Needs ``classes_``, ``actions_``, ``loss_``, ``predict``, ``predict_proba``
-        and ``risk``.
+        Needs ``classes_``, ``actions_``, ``loss_``, ``predict`` and ``predict_proba``.
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
         True labels, each one of ``estimator.classes_``.
@@ -224,10 +212,12 @@ def report(estimator, X, y) -> Report:
     y = np.asarray(y)
     if y.ndim != 1 or y.shape[0] == 0:
         raise ValueError(f"y must be a non-empty 1-d array of labels, got shape {y.shape}.")
-    y_idx = _label_index(y, classes, "y")
-    a_idx = _label_index(estimator.predict(X), actions, "estimator.predict(X)")
+    y_idx = encode_labels(y, classes)
+    # the estimator's own decisions (a meta-estimator may not take the least-risk action)
+    a_idx = encode_labels(estimator.predict(X), actions, name="estimator.predict(X)")
     if a_idx.shape[0] != y.shape[0]:
         raise ValueError(f"X has {a_idx.shape[0]} samples but y has {y.shape[0]}.")
+    proba = np.asarray(estimator.predict_proba(X), dtype=float)
     n_classes, n_actions = len(classes), len(actions)
     if n_actions not in (n_classes, n_classes + 1):
         raise ValueError(f"estimator has {n_actions} actions_ for {n_classes} classes_.")
@@ -242,9 +232,8 @@ def report(estimator, X, y) -> Report:
     n = y.shape[0]
     accepted = n - rejected.sum()
 
-    proba = np.asarray(estimator.predict_proba(X), dtype=float)
-    risk = np.asarray(estimator.risk(X), dtype=float)
     loss = np.asarray(getattr(estimator.loss_, "matrix", estimator.loss_), dtype=float)
+    risk = conditional_risk(proba, loss)  # from the same posteriors, not a second pass
     if loss.shape != (n_actions, n_classes) or risk.shape != (n, n_actions):
         raise ValueError(
             f"loss_ has shape {loss.shape} and risk(X) {risk.shape}; expected "

@@ -30,14 +30,18 @@ def summarize(estimator) -> str:
     lines += _block(
         f"loss matrix (rows: actions {actions}; columns: classes)", estimator.loss_.matrix
     )
-    for c, label in enumerate(estimator.classes_):
+    covariances = like.full_covariances()
+    coefs = None
+    if hasattr(estimator, "coef_"):
+        coefs = (estimator.quadratic_coef_, estimator.coef_, estimator.intercept_)
+    for c, label in enumerate(estimator.classes_.tolist()):
         lines.append(f"class {label}:")
         lines += _block("mean", like.means_[c])
-        lines += _block("covariance", like.full_covariances()[c])
-        if hasattr(estimator, "coef_"):
-            lines += _block("W (quadratic_coef_)", estimator.quadratic_coef_[c])
-            lines += _block("w (coef_)", estimator.coef_[c])
-            lines.append(f"  w0 (intercept_): {estimator.intercept_[c]:.8g}")
+        lines += _block("covariance", covariances[c])
+        if coefs is not None:
+            lines += _block("W (quadratic_coef_)", coefs[0][c])
+            lines += _block("w (coef_)", coefs[1][c])
+            lines.append(f"  w0 (intercept_): {coefs[2][c]:.8g}")
     if getattr(like, "epsilon_", 0):
         lines.append(f"regularisation added to variances: {like.epsilon_:.6g}")
     return "\n".join(lines)

@@ -103,11 +103,21 @@ class Gaussian(BaseEstimator):
         stats = self.statistics(X, y, n_classes, sample_weight)
         if getattr(self, "stats_", None) is not None:
             stats = merge(self.stats_, stats)
-        if (stats.count > 0).all():
+        try:
             return self.set_statistics(stats)
-        self.stats_ = stats  # parameters wait until every class has data
-        self.means_ = None
-        return self
+        except ValueError as exc:  # not determined yet: too few samples of some class
+            self.stats_ = stats
+            self.means_ = None
+            self.pending_ = str(exc)
+            return self
+
+    def check_ready(self):
+        """ValueError while ``partial_fit`` has not yet seen enough data for parameters."""
+        if self.means_ is None:
+            raise ValueError(
+                "the statistics seen so far do not determine the parameters yet: "
+                f"{self.pending_} Call partial_fit with more data before predicting."
+            )
 
     # ----------------------------------------------------------------- parameters
     @staticmethod
@@ -123,7 +133,6 @@ class Gaussian(BaseEstimator):
         """Turn statistics into parameters (ML estimates, then regularisation)."""
         structure = self._check_params()
         self._check_counts(stats)
-        self.stats_ = stats
         cov = structure.estimate(stats) if _covariance is None else _covariance
         if structure.tied and structure.dense and not isinstance(self.shrinkage, str):
             a = float(self.shrinkage or 0.0)
@@ -135,7 +144,10 @@ class Gaussian(BaseEstimator):
             reg += float(self.var_smoothing) * float(stats.total_variance().max())
         self.epsilon_ = reg
         cov = structure.add_to_diagonal(cov, reg)
-        return self._set_parameters(stats.mean.copy(), cov, stats.total_mean(), stats.count)
+        self._set_parameters(stats.mean.copy(), cov, stats.total_mean(), stats.count)
+        self.stats_ = stats  # only once the parameters exist
+        self.pending_ = None
+        return self
 
     def set_parameters(self, means, covariances):
         """Use given means (C, d) and covariances (native shape) as the parameters."""
@@ -155,9 +167,11 @@ class Gaussian(BaseEstimator):
             kern = structure.kernel(cov, n_classes, d)
             if not np.allclose(kern, np.swapaxes(kern, -1, -2)):
                 raise ValueError("covariance matrices must be symmetric.")
+        self._set_parameters(means, cov, means.mean(axis=0), None)
         self.stats_ = None
         self.epsilon_ = 0.0
-        return self._set_parameters(means, cov, means.mean(axis=0), None)
+        self.pending_ = None
+        return self
 
     def _set_parameters(self, means, cov, ref, counts):
         structure = get_structure(self.covariance)
@@ -177,7 +191,8 @@ class Gaussian(BaseEstimator):
                 where = "all classes" if structure.tied else f"the class at position {k}"
                 raise ValueError(
                     f"feature {j} has zero variance in {where}; the density is singular. "
-                    "Set reg_covar > 0 (GaussianNB: var_smoothing > 0) or drop the feature."
+                    "Regularise it (reg_covar > 0, or var_smoothing > 0 for GaussianNB) "
+                    "or drop the feature."
                 )
             prec = 1.0 / kern
             log_det = 0.5 * np.log(prec).sum(axis=1)
@@ -195,7 +210,10 @@ class Gaussian(BaseEstimator):
         if structure.dense:
             if structure.tied:
                 self.projected_means_ = centred @ prec[0]
-                self.linear_coef_ = -2.0 * prec[0] @ self.projected_means_.T
+                lin = -2.0 * prec[0] @ self.projected_means_.T  # (d, C)
+                shift = (self.projected_means_**2).sum(axis=1) - self.reference_ @ lin
+                self.linear_coef_ = -0.5 * lin
+                self.linear_intercept_ = -0.5 * shift + self.log_norm_
             else:
                 self.projected_means_ = np.einsum("cj,cjk->ck", centred, prec)
         else:
@@ -230,13 +248,14 @@ class Gaussian(BaseEstimator):
         return self._evaluate(X, relative=True)
 
     def _evaluate(self, X, relative: bool) -> np.ndarray:
-        if self.means_ is None:
-            missing = np.flatnonzero(self.stats_.count <= 0).tolist()
-            raise ValueError(
-                f"classes at positions {missing} have no training samples yet; call "
-                "partial_fit with data of every class before predicting."
-            )
+        self.check_ready()
         structure = get_structure(self.covariance)
+        if structure.dense and structure.tied and relative:
+            # the linear discriminant: one matrix product, the centring folded into the
+            # intercept (no centred copy of X)
+            out = X @ self.linear_coef_
+            out += self.linear_intercept_
+            return out
         n, d = X.shape
         C = self.n_classes_
         out = np.empty((n, C))
@@ -259,15 +278,11 @@ class Gaussian(BaseEstimator):
             Z *= Z
             return Z.reshape(-1, C, d).sum(axis=2)
         if structure.dense:  # tied: ||Z - M_c||^2 = ||Z||^2 - 2 Z.M_c + ||M_c||^2, Z = x U
-            if not relative:  # exact distances, no cancellation between large terms
-                Z = Xc @ P[0]
-                maha = np.empty((Z.shape[0], C))
-                for c in range(C):
-                    diff = Z - M[c]
-                    maha[:, c] = np.einsum("ij,ij->i", diff, diff)
-                return maha
-            maha = Xc @ self.linear_coef_
-            maha += (M * M).sum(axis=1)
+            Z = Xc @ P[0]  # exact distances, no cancellation between large terms
+            maha = np.empty((Z.shape[0], C))
+            for c in range(C):
+                diff = Z - M[c]
+                maha[:, c] = np.einsum("ij,ij->i", diff, diff)
             return maha
         # diagonal: sum_j p_cj (x_j - mu_cj)^2 = x^2.p_c - 2 x.(p_c mu_c) + mu_c.(p_c mu_c)
         centred = self.means_ - self.reference_
