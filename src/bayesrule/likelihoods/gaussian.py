@@ -248,6 +248,11 @@ class Gaussian(BaseEstimator):
         return self._evaluate(X, relative=True)
 
     def _evaluate(self, X, relative: bool) -> np.ndarray:
+        # an overflow gives -inf log-likelihoods, which the classifier reports as an error
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._evaluate_blocks(X, relative)
+
+    def _evaluate_blocks(self, X, relative: bool) -> np.ndarray:
         self.check_ready()
         structure = get_structure(self.covariance)
         if structure.dense and structure.tied and relative:
