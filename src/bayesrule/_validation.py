@@ -55,6 +55,22 @@ def unique_labels_sorted(y) -> np.ndarray:
         ) from exc
 
 
+def fit_labels(y) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct labels of y and each sample's index among them.
+
+    Small integer labels take an O(n) path (counts instead of a sort).
+    """
+    if y.dtype.kind in "iu" and y.size:
+        low, high = int(y.min()), int(y.max())
+        if high - low <= 4 * y.size + 1024:
+            present = np.bincount(y - low, minlength=high - low + 1) > 0
+            classes = np.flatnonzero(present) + low
+            position = np.cumsum(present) - 1
+            return classes.astype(y.dtype), position[y - low]
+    classes = unique_labels_sorted(y)
+    return classes, np.searchsorted(classes, y)
+
+
 def encode_labels(y, classes: np.ndarray, *, name: str = "y") -> np.ndarray:
     """Indices of the labels ``y`` in ``classes``; unknown labels raise ValueError."""
     y = np.asarray(y)

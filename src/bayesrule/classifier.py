@@ -10,6 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._validation import (
     check_sample_weight,
     encode_labels,
+    fit_labels,
     is_numeric_labels,
     unique_labels_sorted,
     validate_X,
@@ -109,8 +110,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         """
         X, y = validate_Xy(self, X, y, reset=True)
         w = check_sample_weight(sample_weight, X)
-        classes = unique_labels_sorted(y)
-        y_idx = np.searchsorted(classes, y)
+        classes, y_idx = fit_labels(y)
         self._set_classes(classes)
         self.likelihood_ = self._make_likelihood().fit(X, y_idx, len(classes), w)
         self.class_count_ = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)

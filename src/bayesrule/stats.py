@@ -40,11 +40,21 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg.blas import dsyrk
+from scipy.sparse import csc_array
 
 KINDS = ("full", "tied", "diag")
 
-#: rows per block when statistics are accumulated; bounds temporary memory.
+#: rows per block when predictions are evaluated; bounds temporary memory.
 BLOCK_BYTES = 1 << 25
+
+#: statistics are accumulated in blocks of about this size, so that a block's second
+#: pass (its residuals) runs in cache.
+STATS_BLOCK_BYTES = 1 << 24
+
+#: diagonal statistics use sums shifted by a reference point; where a class's shifted
+#: sum of squares exceeds this multiple of its centred one (relative error above about
+#: 1e-12), that class's block is recomputed exactly about its own mean.
+CANCELLATION_LIMIT = 1e4
 
 
 @dataclass
@@ -106,7 +116,7 @@ def empty(n_classes: int, n_features: int, kind: str) -> ClassMoments:
 
 
 def _block_rows(n_features: int, n_classes: int) -> int:
-    return max(256, BLOCK_BYTES // (8 * max(n_features + n_classes, 1)))
+    return max(256, STATS_BLOCK_BYTES // (8 * max(2 * n_features + n_classes, 1)))
 
 
 def class_moments(
@@ -138,28 +148,42 @@ def class_moments(
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     n, d = X.shape
-    step = _block_rows(d, n_classes)
+    step = min(_block_rows(d, n_classes), max(n, 1))
+    work = _Workspace(step, d, n_classes)
     total = empty(n_classes, d, kind)
     for start in range(0, n, step):
         stop = min(start + step, n)
         w = None if sample_weight is None else sample_weight[start:stop]
-        block = _moments_of_block(X[start:stop], y[start:stop], n_classes, w, kind)
+        block = _moments_of_block(X[start:stop], y[start:stop], n_classes, w, kind, work)
         total = block if start == 0 else merge(total, block)
     return total
 
 
-def _moments_of_block(X, y, n_classes, w, kind) -> ClassMoments:
-    X = np.asarray(X, dtype=np.float64)
+class _Workspace:
+    """Buffers reused by every block (no fresh temporaries, no page faults per block)."""
+
+    def __init__(self, rows: int, n_features: int, n_classes: int):
+        self.onehot = np.empty((rows, n_classes))
+        self.resid = np.empty((rows, n_features))
+        self.squares = np.empty((rows, n_features))
+        self.rows = np.arange(rows + 1)
+        self.ones = np.ones(rows)
+        self.reference = None  # shift of the diagonal statistics (the first block's mean)
+
+
+def _moments_of_block(X, y, n_classes, w, kind, work: _Workspace) -> ClassMoments:
     n, d = X.shape
     count = np.bincount(y, weights=w, minlength=n_classes).astype(np.float64)
-    onehot = np.zeros((n, n_classes))
-    onehot[np.arange(n), y] = 1.0 if w is None else w
+    if kind == "diag":
+        return _diagonal_block(X, y, w, count, work)
+    onehot = work.onehot[:n]
+    onehot.fill(0.0)
+    onehot[work.rows[:n], y] = 1.0 if w is None else w
     sums = onehot.T @ X
     mean = np.divide(sums, count[:, None], out=np.zeros_like(sums), where=count[:, None] > 0)
-    resid = X - mean[y]
-    if kind == "diag":
-        # onehot carries the weights, so this is the weighted sum of squares per class
-        return ClassMoments(count, mean, onehot.T @ (resid * resid), kind)
+    resid = work.resid[:n, :d]
+    np.take(mean, y, axis=0, out=resid)
+    np.subtract(X, resid, out=resid)
     if w is not None:
         resid *= np.sqrt(w)[:, None]
     if kind == "tied":
@@ -172,6 +196,41 @@ def _moments_of_block(X, y, n_classes, w, kind) -> ClassMoments:
         if bounds[c + 1] > bounds[c]:
             scatter[c] = _gram(resid[bounds[c] : bounds[c + 1]])
     return ClassMoments(count, mean, scatter, kind)
+
+
+def _diagonal_block(X, y, w, count, work: _Workspace) -> ClassMoments:
+    """Per-class means and sums of squared deviations of one block.
+
+    Sums of ``x - r`` and ``(x - r)^2`` for a fixed reference ``r`` give the centred sums
+    as ``S2 - S1^2 / n``; classes where that subtraction would lose more than about four
+    digits are recomputed exactly, so the result is accurate to about 1e-12 whatever the
+    offset of the data.
+    """
+    n, d = X.shape
+    if work.reference is None:
+        work.reference = np.asarray(X.mean(axis=0), dtype=np.float64)
+    ref = work.reference
+    shifted, squares = work.resid[:n], work.squares[:n]
+    np.subtract(X, ref, out=shifted)
+    np.square(shifted, out=squares)
+    # the (C, n) one-hot matrix of the weights: one entry per sample, so a CSC matrix
+    # needs no sorting, and its products are per-class sums in one pass (not C passes)
+    onehot = csc_array(
+        (work.ones[:n] if w is None else w, y, work.rows[: n + 1]), shape=(len(count), n)
+    )
+    s1, s2 = onehot @ shifted, onehot @ squares
+    present = count > 0
+    shifted_mean = np.divide(s1, count[:, None], out=np.zeros_like(s1), where=present[:, None])
+    scatter = s2 - s1 * shifted_mean
+    unsafe = (scatter * CANCELLATION_LIMIT <= s2) & (s2 > 0)
+    mean = np.where(present[:, None], shifted_mean + ref, 0.0)
+    for c in np.flatnonzero(unsafe.any(axis=1) & present):  # exact two-pass moments
+        rows = y == c
+        weights = np.ones((int(rows.sum()), 1)) if w is None else w[rows][:, None]
+        mean[c] = (weights * X[rows]).sum(axis=0) / count[c]
+        resid = X[rows] - mean[c]
+        scatter[c] = (weights * resid * resid).sum(axis=0)
+    return ClassMoments(count, mean, scatter, "diag")
 
 
 def _gram(A: np.ndarray) -> np.ndarray:
