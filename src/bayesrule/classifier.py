@@ -20,9 +20,6 @@ from .decision import as_loss_matrix, bayes_action, conditional_risk
 from .posterior import log_priors, normalize, normalize_log
 from .priors import resolve_priors
 
-#: predictions run over row blocks of about this many bytes of input and output.
-ROW_BLOCK_BYTES = 1 << 23
-
 
 class BayesClassifier(ClassifierMixin, BaseEstimator):
     """Bayes' rule over any class-conditional density.
@@ -217,28 +214,23 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         return validate_X(self, X, reset=False)
 
     def _joint(self, X, *, relative: bool, then=None) -> np.ndarray:
-        """Joint log-probabilities, row block by row block, optionally transformed.
+        """Joint log-probabilities (n, C), block by block, optionally transformed.
 
-        ``then`` maps a block's joint (in place) to the wanted (rows, C) result, so
-        likelihood, prior and normalisation run while the block is in cache.
+        ``then`` maps a block's class-major joint (C, rows) in place to the wanted
+        result (posteriors, log-posteriors), so likelihood, prior and normalisation run
+        while the block is in cache.
         """
-        like = self.likelihood_
-        evaluate = like.relative_log_likelihood if relative else like.log_likelihood
-        log_prior = log_priors(self.class_prior_)
-        n, d = X.shape
-        C = len(self.classes_)
-        out = np.empty((n, C))
-        step = min(max(1024, ROW_BLOCK_BYTES // (8 * (d + C))), max(n, 1))
-        for start in range(0, n, step):
-            joint = evaluate(X[start : start + step])
+        log_prior = log_priors(self.class_prior_)[:, None]
+        out = np.empty((X.shape[0], len(self.classes_)))
+        for rows, joint in self.likelihood_.class_major_blocks(X, relative=relative):
             joint += log_prior
-            if not np.isfinite(joint.max(axis=1)).all():
+            if not np.isfinite(joint.max(axis=0)).all():
                 raise ValueError(
                     "X has values so far from every class that their densities overflow "
                     "(no finite log-likelihood); rescale the features (e.g. standardise "
                     "them) before fitting and predicting."
                 )
-            out[start : start + step] = joint if then is None else then(joint)
+            out[rows] = (joint if then is None else then(joint)).T
         return out
 
     def log_likelihood(self, X) -> np.ndarray:
@@ -256,11 +248,11 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     def predict_log_proba(self, X) -> np.ndarray:
         """Log-posteriors ``ln P(w_j|x)``, shape (n, C)."""
         X = self._validated(X)
-        return self._joint(X, relative=True, then=lambda j: normalize_log(j)[0])
+        return self._joint(X, relative=True, then=lambda j: normalize_log(j, axis=0)[0])
 
     def predict_proba(self, X) -> np.ndarray:
         """Posteriors ``P(w_j|x)``, shape (n, C); each row sums to 1."""
-        return self._joint(self._validated(X), relative=True, then=normalize)
+        return self._joint(self._validated(X), relative=True, then=lambda j: normalize(j, axis=0))
 
     def risk(self, X) -> np.ndarray:
         """Conditional risk ``R(a_i|x) = sum_j L[i, j] P(w_j|x)``, shape (n, a)."""

@@ -16,26 +16,26 @@ def log_priors(priors: np.ndarray) -> np.ndarray:
         return np.log(priors)
 
 
-def normalize_log(joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Split joint log-probabilities (n, C) into log-posteriors (n, C) and log-evidence (n,).
+def normalize_log(joint: np.ndarray, axis: int = -1) -> tuple[np.ndarray, np.ndarray]:
+    """Split joint log-probabilities into log-posteriors and log-evidence.
 
-    Works in place on ``joint``.
+    ``axis`` is the class axis; works in place on ``joint``.
     """
-    top = joint.max(axis=-1, keepdims=True)
+    top = joint.max(axis=axis, keepdims=True)
     top[~np.isfinite(top)] = 0.0
     joint -= top
-    log_sum = np.log(np.exp(joint).sum(axis=-1, keepdims=True))
+    log_sum = np.log(np.exp(joint).sum(axis=axis, keepdims=True))
     joint -= log_sum
-    return joint, (top + log_sum)[..., 0]
+    return joint, np.squeeze(top + log_sum, axis=axis)
 
 
-def normalize(joint: np.ndarray) -> np.ndarray:
-    """Posteriors (n, C) from joint log-probabilities, in place on ``joint``."""
-    top = joint.max(axis=-1, keepdims=True)
+def normalize(joint: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Posteriors from joint log-probabilities (``axis``: the class axis), in place."""
+    top = joint.max(axis=axis, keepdims=True)
     top[~np.isfinite(top)] = 0.0
     joint -= top
     np.exp(joint, out=joint)
-    joint /= joint.sum(axis=-1, keepdims=True)
+    joint /= joint.sum(axis=axis, keepdims=True)
     return joint
 
 

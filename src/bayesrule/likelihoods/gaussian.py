@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.linalg import solve_triangular
-from sklearn.base import BaseEstimator
 
-from ..stats import BLOCK_BYTES, ClassMoments, class_moments, merge
+from ..stats import ClassMoments, class_moments, merge
+from .base import BLOCK_BYTES, Likelihood
 from .covariance import get_structure, ledoit_wolf_pooled
 
 LOG_2PI = np.log(2.0 * np.pi)
@@ -22,7 +22,7 @@ LOG_2PI = np.log(2.0 * np.pi)
 SINGULAR_RTOL = 1e-10
 
 
-class Gaussian(BaseEstimator):
+class Gaussian(Likelihood):
     """Gaussian class-conditional densities with a covariance structure.
 
     Parameters
@@ -235,67 +235,50 @@ class Gaussian(BaseEstimator):
             self.covariances_, self.n_classes_, self.n_features_
         )
 
-    def log_likelihood(self, X) -> np.ndarray:
-        """ln p(x|w_c) for every row of ``X`` and every class, shape (n, C)."""
-        return self._evaluate(X, relative=False)
+    def _row_block(self, n_features: int) -> int:
+        structure = get_structure(self.covariance)
+        C = self.n_classes_
+        width = n_features * (C if structure.dense and not structure.tied else 2) + C
+        return max(64, BLOCK_BYTES // (8 * width))
 
-    def relative_log_likelihood(self, X) -> np.ndarray:
-        """ln p(x|w_c) up to a term that depends on the row but not on the class.
-
-        Posteriors are unchanged by such a term; tied structures skip it, which turns
-        their evaluation into one matrix product (the linear discriminant).
-        """
-        return self._evaluate(X, relative=True)
-
-    def _evaluate(self, X, relative: bool) -> np.ndarray:
-        # an overflow gives -inf log-likelihoods, which the classifier reports as an error
-        with np.errstate(over="ignore", invalid="ignore"):
-            return self._evaluate_blocks(X, relative)
-
-    def _evaluate_blocks(self, X, relative: bool) -> np.ndarray:
-        self.check_ready()
+    def _class_major(self, X, relative: bool) -> np.ndarray:
+        """Log-densities of a block of rows, shape (C, rows)."""
         structure = get_structure(self.covariance)
         if structure.dense and structure.tied and relative:
             # the linear discriminant: one matrix product, the centring folded into the
             # intercept (no centred copy of X)
-            out = X @ self.linear_coef_
-            out += self.linear_intercept_
+            out = self.linear_coef_.T @ X.T
+            out += self.linear_intercept_[:, None]
             return out
-        n, d = X.shape
-        C = self.n_classes_
-        out = np.empty((n, C))
-        width = d * (C if structure.dense and not structure.tied else 2)
-        step = max(64, BLOCK_BYTES // (8 * max(width, 1)))
-        for start in range(0, n, step):
-            block = np.subtract(X[start : start + step], self.reference_, dtype=np.float64)
-            out[start : start + step] = self._maha(block, structure, relative)
+        Xc = np.subtract(X, self.reference_, dtype=np.float64)
+        out = self._maha(Xc, structure, relative)
         out *= -0.5
-        out += self.log_norm_
+        out += self.log_norm_[:, None]
         return out
 
     def _maha(self, Xc, structure, relative: bool) -> np.ndarray:
-        """Squared Mahalanobis distances to each class mean (n, C), maybe shifted per row."""
+        """Squared Mahalanobis distances to each class mean (C, rows), maybe row-shifted."""
         P, M = self.precisions_cholesky_, self.projected_means_
         C, d = M.shape
-        if structure.dense and not structure.tied:
-            Z = Xc @ np.concatenate(P, axis=1)
-            Z -= M.reshape(1, C * d)
+        if structure.dense and not structure.tied:  # z_c = U_c^T (x - mu_c), all classes
+            Z = np.concatenate(P, axis=1).T @ Xc.T
+            Z -= M.reshape(C * d, 1)
             Z *= Z
-            return Z.reshape(-1, C, d).sum(axis=2)
-        if structure.dense:  # tied: ||Z - M_c||^2 = ||Z||^2 - 2 Z.M_c + ||M_c||^2, Z = x U
-            Z = Xc @ P[0]  # exact distances, no cancellation between large terms
-            maha = np.empty((Z.shape[0], C))
+            return Z.reshape(C, d, -1).sum(axis=1)
+        if structure.dense:  # tied: exact ||U^T x - U^T mu_c||^2, no cancellation
+            Z = Xc @ P[0]
+            maha = np.empty((C, Z.shape[0]))
             for c in range(C):
                 diff = Z - M[c]
-                maha[:, c] = np.einsum("ij,ij->i", diff, diff)
+                maha[c] = np.einsum("ij,ij->i", diff, diff)
             return maha
         # diagonal: sum_j p_cj (x_j - mu_cj)^2 = x^2.p_c - 2 x.(p_c mu_c) + mu_c.(p_c mu_c)
         centred = self.means_ - self.reference_
-        maha = Xc @ (-2.0 * M.T)
-        maha += (centred * M).sum(axis=1)
+        maha = (-2.0 * M) @ Xc.T
+        maha += (centred * M).sum(axis=1)[:, None]
         if structure.tied and relative:
             return maha
-        maha += (Xc * Xc) @ P.T
+        maha += P @ (Xc * Xc).T
         return maha
 
     # ----------------------------------------------------------------- model size, sampling
