@@ -1,0 +1,674 @@
+"""Time bayesrule against scikit-learn on the same data, in one run.
+
+Every row compares one bayesrule estimator with its scikit-learn counterpart on one
+operation (``fit`` or ``predict_proba``) and one data size, and reports
+
+* the best wall-clock time of each library over ``--repeat`` runs (``time.perf_counter``;
+  the two libraries alternate within each repeat so that background load hits both),
+* the ratio sklearn time / bayesrule time (> 1: bayesrule is faster),
+* the target ratio from the performance issue, and ``MISS`` where a row falls short,
+* how closely the two libraries agree on the result, so that the speed table also shows
+  that the same model was computed: the largest absolute difference of the class means
+  for ``fit``; for ``predict_proba`` the largest absolute difference of the posteriors
+  (GaussianNB, LDA), or the rate at which the most probable class agrees (QDA: sklearn
+  uses the unbiased covariance, bayesrule the maximum-likelihood one).
+
+bayesrule is timed once per model and size; LinearDiscriminant's two rows (against the
+svd and the lsqr solver) share its time.
+
+Data: C Gaussian classes of equal size, float64, generated in chunks with a fixed seed,
+class means drawn from N(0, (3 / sqrt(d))^2) per feature (pairs of class means about
+4 standard deviations apart, so that posteriors are not all 0 or 1), and a random
+per-class, per-feature standard deviation in [exp(-0.25), exp(0.25)] so that the classes'
+covariances differ (QDA is meaningful). Only one size's data is alive at a time.
+
+Examples::
+
+    .venv/bin/python benchmarks/bench.py --quick
+    .venv/bin/python benchmarks/bench.py --output benchmarks/results.md
+    .venv/bin/python benchmarks/bench.py --sizes medium --models gnb,lda --repeat 5
+    .venv/bin/python benchmarks/bench.py --sizes 100000x30x4 --sklearn-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import datetime
+import gc
+import io
+import math
+import os
+import platform
+import pstats
+import sys
+import time
+import traceback
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import scipy
+import sklearn
+from sklearn.discriminant_analysis import (
+    LinearDiscriminantAnalysis,
+    QuadraticDiscriminantAnalysis,
+)
+from sklearn.naive_bayes import GaussianNB as SkGaussianNB
+
+OPERATIONS = ("fit", "predict_proba")
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+@dataclass(frozen=True)
+class Size:
+    """One data set: n samples, d features, C classes; ``only`` limits the rows."""
+
+    name: str
+    n: int
+    d: int
+    n_classes: int
+    only: frozenset[tuple[str, str]] | None = None  # (model, operation) pairs
+
+    @property
+    def shape(self) -> str:
+        return f"{self.n:,} x {self.d} x {self.n_classes}"
+
+    def wants(self, model: str, operation: str) -> bool:
+        return self.only is None or (model, operation) in self.only
+
+
+GNB_PROBA_ONLY = frozenset({("gnb", "predict_proba")})
+
+SIZES = {
+    "large": Size("large", 1_000_000, 100, 20),
+    "medium": Size("medium", 200_000, 50, 10),
+    "binary": Size("binary", 1_000_000, 100, 2, only=GNB_PROBA_ONLY),
+    "quick": Size("quick", 20_000, 20, 5),
+    "quick-binary": Size("quick-binary", 20_000, 20, 2, only=GNB_PROBA_ONLY),
+}
+DEFAULT_SIZES = ("large", "medium", "binary")
+QUICK_SIZES = ("quick", "quick-binary")
+
+
+def parse_size(text: str) -> Size:
+    """A named size (``large``, ``medium``, ...) or ``NxDxC`` such as ``50000x20x5``."""
+    if text in SIZES:
+        return SIZES[text]
+    try:
+        n, d, c = (int(part.replace("_", "")) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"size {text!r} is neither one of {sorted(SIZES)} nor of the form NxDxC "
+            "(e.g. 50000x20x5)"
+        ) from None
+    if n < 2 * c or d < 1 or c < 2:
+        raise argparse.ArgumentTypeError(f"size {text!r} needs n >= 2C, d >= 1 and C >= 2")
+    return Size(text, n, d, c)
+
+
+def make_data(size: Size, seed: int, chunk_rows: int = 65_536) -> tuple[np.ndarray, np.ndarray]:
+    """Gaussian classes with distinct means and per-class scales, generated in chunks."""
+    n, d, n_classes = size.n, size.d, size.n_classes
+    rng = np.random.default_rng([seed, n, d, n_classes])
+    means = rng.normal(0.0, 3.0 / math.sqrt(d), size=(n_classes, d))
+    scales = np.exp(rng.uniform(-0.25, 0.25, size=(n_classes, d)))
+    y = np.arange(n, dtype=np.int64) % n_classes  # balanced labels 0 .. C-1
+    rng.shuffle(y)
+    X = np.empty((n, d), dtype=np.float64)
+    for start in range(0, n, chunk_rows):
+        rows = slice(start, min(start + chunk_rows, n))
+        block = X[rows]  # a C-contiguous view
+        rng.standard_normal(out=block)
+        labels = y[rows]
+        block *= scales[labels]
+        block += means[labels]
+    return X, y
+
+
+# --------------------------------------------------------------------------- models
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """One scikit-learn estimator that a bayesrule estimator is compared with."""
+
+    label: str
+    make: Callable[[], Any]
+
+
+@dataclass(frozen=True)
+class Model:
+    """A bayesrule estimator, how to build it, and its scikit-learn baselines."""
+
+    key: str
+    label: str
+    bayesrule_name: str
+    bayesrule_kwargs: dict[str, Any]
+    baselines: tuple[Baseline, ...]
+    proba_check: str  # "maxabs" or "argmax"
+    targets: Callable[[str, int, str], float]  # (operation, C, baseline) -> target ratio
+
+
+def _gnb_target(operation: str, n_classes: int, baseline: str) -> float:
+    if operation == "predict_proba":
+        return {20: 15.0, 2: 4.0}.get(n_classes, 1.0)
+    return 3.0 if n_classes == 20 else 1.0
+
+
+def _qda_target(operation: str, n_classes: int, baseline: str) -> float:
+    return 3.0 if operation == "fit" else 2.0
+
+
+def _lda_target(operation: str, n_classes: int, baseline: str) -> float:
+    return 5.0 if operation == "fit" and baseline.endswith("(svd)") else 1.0
+
+
+MODELS = {
+    "gnb": Model(
+        "gnb",
+        "GaussianNB",
+        "GaussianNB",
+        {},
+        (Baseline("GaussianNB", SkGaussianNB),),
+        "maxabs",
+        _gnb_target,
+    ),
+    "qda": Model(
+        "qda",
+        "QuadraticDiscriminant",
+        "QuadraticDiscriminant",
+        {"reg_covar": 0.0},
+        (Baseline("QDA", QuadraticDiscriminantAnalysis),),
+        "argmax",
+        _qda_target,
+    ),
+    "lda": Model(
+        "lda",
+        "LinearDiscriminant",
+        "LinearDiscriminant",
+        {},
+        (
+            Baseline("LDA (svd)", LinearDiscriminantAnalysis),
+            Baseline("LDA (lsqr)", lambda: LinearDiscriminantAnalysis(solver="lsqr")),
+        ),
+        "maxabs",
+        _lda_target,
+    ),
+}
+
+
+def load_bayesrule(models: list[Model], sklearn_only: bool) -> tuple[dict[str, Any], list[str]]:
+    """bayesrule's estimator classes by model key; notes on the ones that are missing."""
+    if sklearn_only:
+        return {}, ["--sklearn-only: bayesrule is not timed"]
+    try:
+        import bayesrule
+    except Exception as exc:  # report any import failure and go on
+        return {}, [f"bayesrule does not import ({type(exc).__name__}: {exc}); sklearn only"]
+    classes, notes = {}, []
+    for model in models:
+        cls = getattr(bayesrule, model.bayesrule_name, None)
+        if cls is None:
+            notes.append(f"bayesrule.{model.bayesrule_name} is missing; sklearn only for it")
+        else:
+            classes[model.key] = cls
+    return classes, notes
+
+
+# --------------------------------------------------------------------------- timing
+
+
+@dataclass
+class Row:
+    model: str
+    baseline: str
+    operation: str
+    size: Size
+    t_sklearn: float | None
+    t_bayesrule: float | None
+    target: float
+    agreement: str
+    error: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.t_sklearn is None or self.t_bayesrule is None:
+            return None
+        return self.t_sklearn / max(self.t_bayesrule, 1e-12)
+
+    @property
+    def status(self) -> str:
+        if self.error:
+            return "ERROR"
+        if self.ratio is None:
+            return "-"
+        return "ok" if self.ratio >= self.target else "MISS"
+
+
+@dataclass
+class Timed:
+    """Best time and last result of one callable over the repeats (None: it failed)."""
+
+    best: float = math.inf
+    result: Any = None
+    error: str = ""
+    runs: int = field(default=0)
+
+    @property
+    def seconds(self) -> float | None:
+        return None if self.error or self.runs == 0 else self.best
+
+
+def time_alternating(calls: dict[str, Callable[[], Any]], repeat: int) -> dict[str, Timed]:
+    """Run each callable ``repeat`` times, alternating between them; keep the best time."""
+    timed = {name: Timed() for name in calls}
+    for _ in range(repeat):
+        for name, call in calls.items():
+            entry = timed[name]
+            if entry.error:
+                continue
+            entry.result = None  # free the previous result before the next run
+            gc.collect()
+            try:
+                start = time.perf_counter()
+                result = call()
+                elapsed = time.perf_counter() - start
+            except Exception as exc:  # a failing library must not stop the run
+                entry.error = f"{type(exc).__name__}: {exc}"
+                traceback.print_exc()
+                continue
+            entry.result, entry.runs = result, entry.runs + 1
+            entry.best = min(entry.best, elapsed)
+    return timed
+
+
+def max_abs_diff(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.max(np.abs(np.asarray(a, dtype=float) - np.asarray(b, dtype=float))))
+
+
+def mean_agreement(sk_model: Any, br_model: Any) -> str:
+    sk_means = getattr(sk_model, "theta_", None)
+    if sk_means is None:
+        sk_means = getattr(sk_model, "means_", None)
+    br_means = getattr(br_model, "means_", None)
+    if sk_means is None or br_means is None or np.shape(sk_means) != np.shape(br_means):
+        return "means n/a"
+    return f"means max|d| {max_abs_diff(sk_means, br_means):.1e}"
+
+
+def proba_agreement(check: str, p_sklearn: np.ndarray, p_bayesrule: np.ndarray) -> str:
+    if np.shape(p_sklearn) != np.shape(p_bayesrule):
+        return f"shape {np.shape(p_bayesrule)} != {np.shape(p_sklearn)}"
+    if check == "argmax":
+        same = np.mean(np.argmax(p_sklearn, axis=1) == np.argmax(p_bayesrule, axis=1))
+        return f"argmax {100 * same:.3f}%"
+    return f"proba max|d| {max_abs_diff(p_sklearn, p_bayesrule):.1e}"
+
+
+def profile_call(label: str, call: Callable[[], Any], top: int) -> None:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    call()
+    profiler.disable()
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).strip_dirs().sort_stats("tottime").print_stats(top)
+    print(f"\n--- cProfile of bayesrule {label} (by own time) ---")
+    print(text.getvalue().strip().split("\n\n", 1)[-1], flush=True)
+
+
+def bench_model(
+    model: Model,
+    bayesrule_cls: Any | None,
+    size: Size,
+    X: np.ndarray,
+    y: np.ndarray,
+    repeat: int,
+    profile: int,
+) -> list[Row]:
+    """Time fit and predict_proba of one model against each of its baselines."""
+    rows: list[Row] = []
+
+    def make_bayesrule() -> Any:
+        return bayesrule_cls(**model.bayesrule_kwargs)
+
+    def fit_calls(baselines: tuple[Baseline, ...]) -> dict[str, Callable[[], Any]]:
+        calls: dict[str, Callable[[], Any]] = {
+            b.label: (lambda b=b: b.make().fit(X, y)) for b in baselines
+        }
+        if bayesrule_cls is not None:
+            calls["bayesrule"] = lambda: make_bayesrule().fit(X, y)
+        return calls
+
+    # Warm-up on a slice with a few times d rows per class (so that QDA's covariances are
+    # not singular): first-call imports and caches are not what we time.
+    warm = slice(0, min(size.n, 5 * size.n_classes * max(size.d, 20)))
+    factories = [b.make for b in model.baselines]
+    if bayesrule_cls is not None:
+        factories.append(make_bayesrule)
+    for factory in factories:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                factory().fit(X[warm], y[warm]).predict_proba(X[warm])
+        except Exception:  # the timed run reports the error
+            pass
+
+    want_fit = size.wants(model.key, "fit")
+    want_proba = size.wants(model.key, "predict_proba")
+    fit_repeat = repeat if want_fit else 1
+    fits = time_alternating(fit_calls(model.baselines), fit_repeat)
+    br_fit = fits.get("bayesrule")
+
+    if want_fit:
+        for baseline in model.baselines:
+            sk_fit = fits[baseline.label]
+            agreement = "-"
+            if sk_fit.seconds is not None and br_fit is not None and br_fit.seconds is not None:
+                agreement = mean_agreement(sk_fit.result, br_fit.result)
+            rows.append(
+                Row(
+                    model.label,
+                    baseline.label,
+                    "fit",
+                    size,
+                    sk_fit.seconds,
+                    None if br_fit is None else br_fit.seconds,
+                    model.targets("fit", size.n_classes, baseline.label),
+                    agreement,
+                    "; ".join(e for e in (sk_fit.error, br_fit.error if br_fit else "") if e),
+                )
+            )
+            print_progress(rows[-1])
+        if profile and br_fit is not None and br_fit.seconds is not None:
+            profile_call(
+                f"{model.label}.fit {size.shape}", lambda: make_bayesrule().fit(X, y), profile
+            )
+
+    if want_proba:
+        calls: dict[str, Callable[[], Any]] = {}
+        for label, entry in fits.items():
+            if entry.seconds is not None:
+                calls[label] = lambda m=entry.result: m.predict_proba(X)
+        probas = time_alternating(calls, repeat)
+        br_proba = probas.get("bayesrule")
+        for baseline in model.baselines:
+            sk_proba = probas.get(baseline.label, Timed(error=fits[baseline.label].error))
+            br_error = br_fit.error if br_fit is not None and br_fit.error else ""
+            if br_proba is not None and br_proba.error:
+                br_error = br_proba.error
+            agreement = "-"
+            if (
+                sk_proba.seconds is not None
+                and br_proba is not None
+                and br_proba.seconds is not None
+            ):
+                agreement = proba_agreement(model.proba_check, sk_proba.result, br_proba.result)
+            rows.append(
+                Row(
+                    model.label,
+                    baseline.label,
+                    "predict_proba",
+                    size,
+                    sk_proba.seconds,
+                    None if br_proba is None else br_proba.seconds,
+                    model.targets("predict_proba", size.n_classes, baseline.label),
+                    agreement,
+                    "; ".join(e for e in (sk_proba.error, br_error) if e),
+                )
+            )
+            print_progress(rows[-1])
+        if profile and br_proba is not None and br_proba.seconds is not None:
+            fitted = br_fit.result
+            profile_call(
+                f"{model.label}.predict_proba {size.shape}",
+                lambda: fitted.predict_proba(X),
+                profile,
+            )
+        del probas, calls
+    del fits
+    gc.collect()
+    return rows
+
+
+# --------------------------------------------------------------------------- report
+
+
+def fmt_seconds(t: float | None) -> str:
+    return "-" if t is None else f"{t:.3f}"
+
+
+def fmt_ratio(r: float | None) -> str:
+    return "-" if r is None else f"{r:.2f}x"
+
+
+HEADERS = (
+    "model",
+    "vs sklearn",
+    "operation",
+    "n x d x C",
+    "sklearn s",
+    "bayesrule s",
+    "ratio",
+    "target",
+    "status",
+    "agreement",
+)
+RIGHT = {"n x d x C", "sklearn s", "bayesrule s", "ratio", "target"}
+
+
+def table_cells(row: Row) -> list[str]:
+    return [
+        row.model,
+        row.baseline,
+        row.operation,
+        row.size.shape,
+        fmt_seconds(row.t_sklearn),
+        fmt_seconds(row.t_bayesrule),
+        fmt_ratio(row.ratio),
+        f">= {row.target:g}x",
+        row.status,
+        row.error or row.agreement,
+    ]
+
+
+def render_table(rows: list[Row]) -> str:
+    """A Markdown table, padded so that it also reads well in a terminal."""
+    cells = [table_cells(row) for row in rows]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(HEADERS)]
+
+    def line(values: list[str] | tuple[str, ...]) -> str:
+        padded = [
+            v.rjust(w) if h in RIGHT else v.ljust(w)
+            for v, w, h in zip(values, widths, HEADERS, strict=True)
+        ]
+        return "| " + " | ".join(padded) + " |"
+
+    rule = "|" + "|".join(
+        "-" * (w + 1) + ":" if h in RIGHT else "-" * (w + 2)
+        for w, h in zip(widths, HEADERS, strict=True)
+    )
+    return "\n".join([line(HEADERS), rule + "|", *(line(c) for c in cells)])
+
+
+def print_progress(row: Row) -> None:
+    print(
+        f"  {row.model:<22} {row.operation:<13} vs {row.baseline:<11} "
+        f"sklearn {fmt_seconds(row.t_sklearn):>8} s  bayesrule {fmt_seconds(row.t_bayesrule):>8} s"
+        f"  ratio {fmt_ratio(row.ratio):>7}  {row.status}  {row.error or row.agreement}",
+        flush=True,
+    )
+
+
+def blas_summary() -> str:
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return "threadpoolctl not installed"
+    parts = []
+    for lib in sorted(threadpool_info(), key=lambda lib: lib.get("filepath", "")):
+        owner = os.path.basename(os.path.dirname(lib.get("filepath", "")))
+        owner = owner.removesuffix(".libs") or "?"
+        extra = ", ".join(
+            str(v)
+            for v in (lib.get("threading_layer"), lib.get("architecture"))
+            if v not in (None, "")
+        )
+        parts.append(
+            f"{lib.get('internal_api')} {lib.get('version') or ''}".strip()
+            + f" [{owner}; {lib.get('num_threads')} threads{'; ' + extra if extra else ''}]"
+        )
+    return "; ".join(parts) or "no BLAS/OpenMP pools found"
+
+
+def header_lines(bayesrule_version: str) -> list[str]:
+    return [
+        f"date: {datetime.datetime.now().isoformat(timespec='seconds')}",
+        f"host: {platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs), "
+        f"Python {platform.python_version()}",
+        f"versions: bayesrule {bayesrule_version}, scikit-learn {sklearn.__version__}, "
+        f"numpy {np.__version__}, scipy {scipy.__version__}",
+        f"threadpools: {blas_summary()}",
+    ]
+
+
+# --------------------------------------------------------------------------- main
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Time bayesrule against scikit-learn; ratio = sklearn / bayesrule time.",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="tiny sizes (20,000 x 20 x 5 and x 2) and one repeat: a smoke run in seconds",
+    )
+    parser.add_argument(
+        "--sizes",
+        type=lambda s: [parse_size(p) for p in s.split(",") if p],
+        default=None,
+        help=f"comma-separated names from {sorted(SIZES)} or NxDxC "
+        f"(default: {','.join(DEFAULT_SIZES)})",
+    )
+    parser.add_argument(
+        "--models",
+        default=",".join(MODELS),
+        help=f"comma-separated subset of {','.join(MODELS)} (default: all)",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=None, help="best of this many runs (default 3; 1 --quick)"
+    )
+    parser.add_argument(
+        "--repeat-large",
+        type=int,
+        default=2,
+        help="best of this many runs for sizes with n*d >= 5e7 (default 2)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="data seed (default 0)")
+    parser.add_argument(
+        "--output", metavar="PATH", help="also write the table (and header) as Markdown"
+    )
+    parser.add_argument(
+        "--sklearn-only", action="store_true", help="time scikit-learn only (no bayesrule)"
+    )
+    parser.add_argument(
+        "--profile",
+        type=int,
+        nargs="?",
+        const=15,
+        default=0,
+        metavar="TOP",
+        help="after each timing, run the bayesrule call once under cProfile and print "
+        "the TOP functions by own time (default 15)",
+    )
+    args = parser.parse_args(argv)
+    unknown = [m for m in args.models.split(",") if m and m not in MODELS]
+    if unknown:
+        parser.error(f"--models: unknown {unknown}; choose from {','.join(MODELS)}")
+    if args.sizes is None:
+        args.sizes = [SIZES[s] for s in (QUICK_SIZES if args.quick else DEFAULT_SIZES)]
+    if args.repeat is None:
+        args.repeat = 1 if args.quick else 3
+    if args.quick:
+        args.repeat_large = min(args.repeat_large, args.repeat)
+    if args.repeat < 1 or args.repeat_large < 1:
+        parser.error("--repeat and --repeat-large must be at least 1")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    models = [MODELS[m] for m in dict.fromkeys(args.models.split(",")) if m]
+    classes, notes = load_bayesrule(models, args.sklearn_only)
+    try:
+        import bayesrule
+
+        bayesrule_version = getattr(bayesrule, "__version__", "?")
+    except Exception:
+        bayesrule_version = "not importable"
+
+    header = header_lines(bayesrule_version)
+    command = "benchmarks/bench.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    header.append(f"command: {command.strip()}")
+    print("\n".join(header))
+    for note in notes:
+        print(f"note: {note}")
+    print(flush=True)
+
+    rows: list[Row] = []
+    for size in args.sizes:
+        active = [
+            m for m in models if size.wants(m.key, "fit") or size.wants(m.key, "predict_proba")
+        ]
+        if not active:
+            continue
+        large = size.n * size.d >= 50_000_000
+        repeat = args.repeat_large if large else args.repeat
+        start = time.perf_counter()
+        X, y = make_data(size, args.seed)
+        print(
+            f"[{size.name}] {size.shape}: data {X.nbytes / 2**20:,.0f} MiB generated in "
+            f"{time.perf_counter() - start:.1f} s; best of {repeat}",
+            flush=True,
+        )
+        for model in active:
+            rows += bench_model(model, classes.get(model.key), size, X, y, repeat, args.profile)
+        del X, y
+        gc.collect()
+
+    table = render_table(rows)
+    print("\n" + table)
+    misses = [r for r in rows if r.status in ("MISS", "ERROR")]
+    summary = (
+        f"{len(misses)} of {sum(r.ratio is not None or bool(r.error) for r in rows)} "
+        "compared rows miss their target"
+        + (
+            ": "
+            + "; ".join(
+                f"{r.model} {r.operation} vs {r.baseline} at {r.size.shape}" for r in misses
+            )
+            if misses
+            else ""
+        )
+    )
+    if args.quick:
+        summary += " (--quick is a smoke run: the targets are meant for the full sizes)"
+    print("\n" + summary)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write("# bayesrule vs scikit-learn\n\n")
+            fh.write("ratio = sklearn time / bayesrule time (> 1: bayesrule is faster); ")
+            fh.write("times are the best of the repeats, in seconds.\n\n")
+            fh.write("".join(f"- {line}\n" for line in header + [f"note: {n}" for n in notes]))
+            fh.write("\n" + table + "\n\n" + summary + "\n")
+        print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
