@@ -26,27 +26,38 @@ from ..stats import ClassMoments
 
 @dataclass(frozen=True)
 class Structure:
-    """A covariance structure (see the module table)."""
+    """A covariance structure: the form of one class's covariance, and whether it is tied.
+
+    Everything else (the statistics it needs, its estimate, shapes, parameter count)
+    follows from these two choices.
+    """
 
     name: str
-    stats_kind: str  # which ClassMoments layout it is estimated from
-    dense: bool  # full matrices (Cholesky kernel) or diagonals
+    form: str  # "full", "diag" or "spherical": the covariance of one class
     tied: bool  # one covariance shared by all classes
+
+    @property
+    def dense(self) -> bool:
+        """Full matrices (Cholesky kernel) rather than variances."""
+        return self.form == "full"
+
+    @property
+    def stats_kind(self) -> str:
+        """The :class:`~bayesrule.stats.ClassMoments` layout it is estimated from."""
+        if self.dense:
+            return "tied" if self.tied else "full"
+        return "diag"
 
     def estimate(self, stats: ClassMoments) -> np.ndarray:
         """ML covariance (divide by n) in the native shape."""
-        n = stats.count
-        if self.name == "full":
-            return stats.scatter / n[:, None, None]
-        if self.name == "tied":
-            return stats.scatter / n.sum()
-        if self.name == "diag":
-            return stats.scatter / n[:, None]
-        if self.name == "spherical":
-            return stats.scatter.sum(axis=1) / (n * stats.n_features)
-        if self.name == "tied_diag":
-            return stats.scatter.sum(axis=0) / n.sum()
-        return np.asarray(stats.scatter.sum() / (n.sum() * stats.n_features))
+        n, scatter = stats.count, stats.scatter
+        if self.dense:
+            return scatter / (n.sum() if self.tied else n[:, None, None])
+        if self.form == "spherical":
+            scatter = scatter.mean(axis=1)  # trace / d per class
+        if self.tied:
+            return np.asarray(scatter.sum(axis=0) / n.sum())
+        return scatter / n.reshape(-1, *([1] * (scatter.ndim - 1)))
 
     def add_to_diagonal(self, cov: np.ndarray, value: float) -> np.ndarray:
         """``cov + value * I`` in the native shape."""
@@ -74,40 +85,34 @@ class Structure:
             kern = np.einsum("kj,jl->kjl", kern, np.eye(n_features))
         return np.broadcast_to(kern, (n_classes, n_features, n_features)).copy()
 
+    def _per_class(self, n_features: int) -> tuple[tuple[int, ...], int]:
+        d = n_features
+        return {
+            "full": ((d, d), d * (d + 1) // 2),
+            "diag": ((d,), d),
+            "spherical": ((), 1),
+        }[self.form]
+
     def n_parameters(self, n_classes: int, n_features: int) -> int:
         """Free parameters of the covariances."""
-        d = n_features
-        per = {
-            "full": d * (d + 1) // 2,
-            "tied": d * (d + 1) // 2,
-            "diag": d,
-            "spherical": 1,
-            "tied_diag": d,
-            "tied_spherical": 1,
-        }[self.name]
+        per = self._per_class(n_features)[1]
         return per if self.tied else per * n_classes
 
     def native_shape(self, n_classes: int, n_features: int) -> tuple[int, ...]:
-        c, d = n_classes, n_features
-        return {
-            "full": (c, d, d),
-            "tied": (d, d),
-            "diag": (c, d),
-            "spherical": (c,),
-            "tied_diag": (d,),
-            "tied_spherical": (),
-        }[self.name]
+        """Shape of the covariances as stored (one per class, or one if tied)."""
+        shape = self._per_class(n_features)[0]
+        return shape if self.tied else (n_classes, *shape)
 
 
 STRUCTURES = {
-    s.name: s
-    for s in (
-        Structure("full", "full", dense=True, tied=False),
-        Structure("tied", "tied", dense=True, tied=True),
-        Structure("diag", "diag", dense=False, tied=False),
-        Structure("spherical", "diag", dense=False, tied=False),
-        Structure("tied_diag", "diag", dense=False, tied=True),
-        Structure("tied_spherical", "diag", dense=False, tied=True),
+    name: Structure(name, form, tied)
+    for name, form, tied in (
+        ("full", "full", False),
+        ("tied", "full", True),
+        ("diag", "diag", False),
+        ("spherical", "spherical", False),
+        ("tied_diag", "diag", True),
+        ("tied_spherical", "spherical", True),
     )
 }
 
