@@ -81,6 +81,8 @@ def test_partial_fit_waits_for_a_determined_covariance(blobs):
         model.summary()
     with pytest.raises(ValueError, match="do not determine"):
         model.sample(5)
+    with pytest.raises(ValueError, match="do not determine"):
+        model.likelihood_.log_likelihood(X)
     model.partial_fit(X, y)
     assert model.predict_proba(X).shape == (90, 3)
     np.testing.assert_array_equal(model.class_count_, [32, 32, 32])

@@ -39,6 +39,7 @@ class Likelihood(BaseEstimator):
                 yield rows, self._class_major(X[rows], relative)
 
     def _evaluate(self, X, relative: bool) -> np.ndarray:
+        self.check_ready()
         out = np.empty((X.shape[0], self.n_classes_))
         for rows, block in self.class_major_blocks(X, relative=relative):
             out[rows] = block.T
