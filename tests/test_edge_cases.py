@@ -158,3 +158,20 @@ def test_loss_matrices_with_other_class_orders_differ():
     a = LossMatrix([[0, 1], [2, 0]], classes=["x", "y"])
     b = LossMatrix([[0, 1], [2, 0]], classes=["y", "x"])
     assert a != b and a == LossMatrix([[0, 1], [2, 0]], classes=["x", "y"])
+
+
+def test_wide_naive_bayes_summary_builds_no_d_by_d_arrays():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(60, 5000))
+    y = np.repeat([0, 1, 2], 20)
+    model = GaussianNB().fit(X, y)
+    text = model.summary()
+    assert "diagonal of W" in text and len(text) < 20_000
+    np.testing.assert_allclose(model.coef_, model.theta_ / model.var_)
+    expected = -0.5 * (model.theta_**2 / model.var_).sum(1) - 0.5 * np.log(model.var_).sum(1)
+    np.testing.assert_allclose(model.intercept_, expected + np.log(model.class_prior_))
+
+
+def test_summary_prints_a_tied_covariance_once(blobs):
+    text = LinearDiscriminant().fit(*blobs).summary()
+    assert text.count("shared covariance (tied)") == 1 and "-0. " not in text

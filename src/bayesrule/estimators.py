@@ -43,28 +43,34 @@ class _GaussianParameters:
         check_is_fitted(self, "likelihood_")
         return self.likelihood_.full_covariances()
 
-    def _precisions(self) -> np.ndarray:
+    def _precisions(self, *, dense: bool) -> np.ndarray:
+        """Precision matrices (C, d, d), or for diagonal structures with ``dense=False``
+        just their diagonals (C, d), so wide naive Bayes models build no d x d arrays."""
         self._ready()
-        like = self.likelihood_
-        P = like.precisions_cholesky_
+        P = self.likelihood_.precisions_cholesky_
         C = len(self.classes_)
         if P.ndim == 3:
             prec = P @ np.swapaxes(P, 1, 2)
-        else:
+        elif dense:
             prec = np.einsum("kj,jl->kjl", P, np.eye(P.shape[1]))
+        else:
+            prec = P
         return np.broadcast_to(prec, (C, *prec.shape[1:]))
 
     @property
     def quadratic_coef_(self) -> np.ndarray:
         """``W_i = -1/2 Sigma_i^-1`` (seed 003, eq. 24), shape (C, d, d)."""
         check_is_fitted(self, "likelihood_")
-        return -0.5 * self._precisions()
+        return -0.5 * self._precisions(dense=True)
 
     @property
     def coef_(self) -> np.ndarray:
         """``w_i = Sigma_i^-1 mu_i`` (eq. 25), shape (C, d)."""
         check_is_fitted(self, "likelihood_")
-        return np.einsum("cjk,ck->cj", self._precisions(), self.means_)
+        prec = self._precisions(dense=False)
+        if prec.ndim == 2:
+            return prec * self.means_
+        return np.einsum("cjk,ck->cj", prec, self.means_)
 
     @property
     def intercept_(self) -> np.ndarray:
@@ -75,7 +81,7 @@ class _GaussianParameters:
         check_is_fitted(self, "likelihood_")
         like = self.likelihood_
         half_log_det_prec = like.log_norm_ + 0.5 * like.means_.shape[1] * np.log(2 * np.pi)
-        quad = np.einsum("cjk,cj,ck->c", self._precisions(), self.means_, self.means_)
+        quad = np.einsum("cj,cj->c", self.coef_, self.means_)
         with np.errstate(divide="ignore"):
             return -0.5 * quad + half_log_det_prec + np.log(self.class_prior_)
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .likelihoods import get_structure
+
 
 def _block(title: str, array) -> list[str]:
-    text = np.array2string(np.asarray(array), precision=6, suppress_small=False, max_line_width=88)
+    array = np.asarray(array) + 0.0  # no "-0." entries
+    text = np.array2string(array, precision=6, suppress_small=False, max_line_width=88)
     return [f"  {title}:", *("    " + line for line in text.splitlines())]
 
 
@@ -30,16 +33,25 @@ def summarize(estimator) -> str:
     lines += _block(
         f"loss matrix (rows: actions {actions}; columns: classes)", estimator.loss_.matrix
     )
-    covariances = like.full_covariances()
+    structure = get_structure(like.covariance)
+    cov = like.covariances_
+    if structure.tied:
+        lines += _block(f"shared covariance ({structure.name})", cov)
     coefs = None
     if hasattr(estimator, "coef_"):
-        coefs = (estimator.quadratic_coef_, estimator.coef_, estimator.intercept_)
+        if structure.dense:
+            W = estimator.quadratic_coef_
+        else:  # diagonal: no (C, d, d) matrices, just their diagonals
+            W = np.broadcast_to(-0.5 * like.precisions_cholesky_, like.means_.shape)
+        coefs = (W, estimator.coef_, estimator.intercept_)
     for c, label in enumerate(estimator.classes_.tolist()):
         lines.append(f"class {label}:")
         lines += _block("mean", like.means_[c])
-        lines += _block("covariance", covariances[c])
+        if not structure.tied:
+            lines += _block(f"covariance ({structure.name})", cov[c])
         if coefs is not None:
-            lines += _block("W (quadratic_coef_)", coefs[0][c])
+            name = "W (quadratic_coef_)" if structure.dense else "diagonal of W (quadratic_coef_)"
+            lines += _block(name, coefs[0][c])
             lines += _block("w (coef_)", coefs[1][c])
             lines.append(f"  w0 (intercept_): {coefs[2][c]:.8g}")
     if getattr(like, "epsilon_", 0):
