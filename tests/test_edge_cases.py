@@ -175,3 +175,16 @@ def test_wide_naive_bayes_summary_builds_no_d_by_d_arrays():
 def test_summary_prints_a_tied_covariance_once(blobs):
     text = LinearDiscriminant().fit(*blobs).summary()
     assert text.count("shared covariance (tied)") == 1 and "-0. " not in text
+
+
+def test_a_failed_partial_fit_changes_nothing(blobs):
+    X, y = blobs
+    model = GaussianNB().partial_fit(X[:45], y[:45], classes=[0, 1, 2])
+    before = (model.class_count_.copy(), model.likelihood_.stats_.count.copy())
+    model.set_params(priors=[0.5, 0.5])  # wrong length: refused before any state changes
+    with pytest.raises(ValueError, match="one probability per class"):
+        model.partial_fit(X[45:], y[45:])
+    np.testing.assert_array_equal(model.class_count_, before[0])
+    np.testing.assert_array_equal(model.likelihood_.stats_.count, before[1])
+    model.set_params(priors=None).partial_fit(X[45:], y[45:])
+    np.testing.assert_array_equal(model.class_count_, [30, 30, 30])

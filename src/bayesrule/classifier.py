@@ -108,10 +108,12 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_Xy(self, X, y, reset=True)
         w = check_sample_weight(sample_weight, X)
         classes, y_idx = fit_labels(y)
-        self._set_classes(classes)
-        self.likelihood_ = self._make_likelihood().fit(X, y_idx, len(classes), w)
-        self.class_count_ = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
-        return self._set_decision()
+        self._check_classes(classes)
+        counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
+        decision = self._decision(classes, counts)  # bad priors or loss fail before fitting
+        likelihood = self._make_likelihood().fit(X, y_idx, len(classes), w)
+        self.classes_, self.class_count_, self.likelihood_ = classes, counts, likelihood
+        return self._set(decision)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Add a batch of labelled data; equal to ``fit`` on all batches together.
@@ -148,58 +150,64 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 f"classes={list(classes)} differs from the classes of the first call "
                 f"{self.classes_.tolist()}."
             )
+        else:
+            classes = self.classes_
+        self._check_classes(classes)
         X, y = validate_Xy(self, X, y, reset=first, min_samples=1)
         w = check_sample_weight(sample_weight, X)
-        if first:
-            self._set_classes(classes)
-        y_idx = encode_labels(y, self.classes_)
-        C = len(self.classes_)
+        y_idx = encode_labels(y, classes)
+        counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
+        if not first:
+            counts += self.class_count_
+        decision = self._decision(classes, counts)  # validated before any state changes
         like = self._make_likelihood() if first else self.likelihood_
-        like.partial_fit(X, y_idx, C, w)
-        self.likelihood_ = like
-        counts = np.bincount(y_idx, weights=w, minlength=C).astype(float)
-        self.class_count_ = counts if first else self.class_count_ + counts
-        return self._set_decision()
+        like.partial_fit(X, y_idx, len(classes), w)
+        self.classes_, self.class_count_, self.likelihood_ = classes, counts, like
+        return self._set(decision)
 
-    def _set_classes(self, classes):
+    def _check_classes(self, classes):
         if len(classes) < 2:
             raise ValueError(
                 f"{type(self).__name__} needs at least 2 classes in y, got 1 class "
                 f"({classes.tolist()}); a classifier has nothing to decide with one class."
             )
-        self.classes_ = classes
 
-    def _set_decision(self):
-        """Priors, loss and actions: everything after the likelihood."""
-        C = len(self.classes_)
-        counts = getattr(self, "class_count_", None)
-        self.class_prior_ = resolve_priors(self.priors, self.classes_, counts)
-        self.loss_ = as_loss_matrix(self.loss, C, self.classes_)
+    def _set(self, attributes: dict):
+        for name, value in attributes.items():
+            setattr(self, name, value)
+        return self
+
+    def _decision(self, classes, counts) -> dict:
+        """Priors, loss, reject label and actions: the fitted attributes after the
+        likelihood, validated without changing the estimator."""
+        labels = classes.tolist()
+        loss = as_loss_matrix(self.loss, len(classes), classes)
         reject = self.reject_label
-        labels = self.classes_.tolist()
         if reject is not None and not isinstance(reject, (str, int, float, np.generic)):
             raise TypeError(f"reject_label must be a string or a number, got {reject!r}")
         if isinstance(reject, np.generic):
             reject = reject.item()
         if reject is None:
-            reject = -1 if is_numeric_labels(self.classes_) else "reject"
+            reject = -1 if is_numeric_labels(classes) else "reject"
             if reject in labels:  # e.g. classes {-1, 1}: take the next free number
                 reject = min(labels) - 1 if reject == -1 else "reject_"
         elif any(reject == c for c in labels):
             raise ValueError(
                 f"reject_label={reject!r} equals a class label; choose a label that is not "
-                f"one of {self.classes_.tolist()}."
+                f"one of {labels}."
             )
-        self.reject_label_ = reject
-        if self.loss_.has_reject:
+        actions = classes
+        if loss.has_reject:
             actions = np.array([*labels, reject])
-            same_kind = isinstance(reject, str) == (self.classes_.dtype.kind in "US")
-            if actions.dtype.kind != self.classes_.dtype.kind or not same_kind:
+            same_kind = isinstance(reject, str) == (classes.dtype.kind in "US")
+            if actions.dtype.kind != classes.dtype.kind or not same_kind:
                 actions = np.array([*labels, reject], dtype=object)  # keep each label's type
-            self.actions_ = actions
-        else:
-            self.actions_ = self.classes_
-        return self
+        return {
+            "class_prior_": resolve_priors(self.priors, classes, counts),
+            "loss_": loss,
+            "reject_label_": reject,
+            "actions_": actions,
+        }
 
     # ------------------------------------------------------------------ the pipeline
     def _ready(self):

@@ -96,11 +96,11 @@ class _GaussianParameters:
         labels = np.arange(C) if classes is None else np.asarray(classes)
         if labels.shape != (C,) or len(set(labels.tolist())) != C:
             raise ValueError(f"classes must be {C} distinct labels, one per row of means")
-        est._set_classes(labels)
-        est.likelihood_ = like
-        est.n_features_in_ = d
+        est._check_classes(labels)
+        decision = est._decision(labels, None)
+        est.classes_, est.likelihood_, est.n_features_in_ = labels, like, d
         est.class_count_ = np.zeros(C)
-        return est._set_decision()
+        return est._set(decision)
 
 
 _FROM_PARAMETERS_DOC = """A fitted {name} from known parameters, with no data.
