@@ -188,3 +188,49 @@ def test_a_failed_partial_fit_changes_nothing(blobs):
     np.testing.assert_array_equal(model.likelihood_.stats_.count, before[1])
     model.set_params(priors=None).partial_fit(X[45:], y[45:])
     np.testing.assert_array_equal(model.class_count_, [30, 30, 30])
+
+
+def test_a_failed_refit_leaves_an_unfitted_estimator(blobs):
+    from sklearn.exceptions import NotFittedError
+
+    X, y = blobs
+    model = QuadraticDiscriminant().fit(np.column_stack([X, X[:, 0] ** 2]), y)
+    model.set_params(priors=[0.5, 0.5])
+    with pytest.raises(ValueError, match="one probability per class"):
+        model.fit(X, y)
+    with pytest.raises(NotFittedError):
+        model.predict(X)
+    model.set_params(priors=None).fit(X, y)
+    assert model.n_features_in_ == 2
+
+
+def test_default_reject_label_skips_every_taken_name(blobs):
+    X, y = blobs
+    names = np.array(["reject", "reject_", "x"])[y]
+    model = GaussianNB(loss=LossMatrix.with_reject(3, 0.2)).fit(X, names)
+    assert model.reject_label_ == "reject__"
+    assert len(set(model.actions_.tolist())) == 4
+
+
+def test_zero_weight_rows_do_not_touch_the_statistics(blobs):
+    X, y = blobs
+    X = np.vstack([X, [[1e200, -1e200]]])
+    y = np.append(y, 0)
+    w = np.append(np.ones(90), 0.0)
+    weighted = GaussianNB().fit(X, y, sample_weight=w)
+    dropped = GaussianNB().fit(X[:90], y[:90])
+    np.testing.assert_allclose(weighted.var_, dropped.var_, rtol=1e-12)
+    np.testing.assert_allclose(weighted.theta_, dropped.theta_, rtol=1e-12)
+
+
+@pytest.mark.parametrize("params", [{"reg_covar": True}, {"shrinkage": True}])
+def test_booleans_are_not_numbers_here(params, blobs):
+    with pytest.raises((TypeError, ValueError), match="reg_covar|shrinkage"):
+        LinearDiscriminant(**params).fit(*blobs)
+
+
+def test_from_parameters_takes_priors_and_classes_by_position():
+    model = GaussianNB.from_parameters([[0.0], [2.0]], [[1.0], [1.0]], [0.2, 0.8], ["n", "y"])
+    np.testing.assert_allclose(model.class_prior_, [0.2, 0.8])
+    mixed = GaussianNB.from_parameters([[0.0], [2.0]], [[1.0], [1.0]], None, ["a", 1])
+    assert mixed.predict([[2.0]])[0] == 1

@@ -437,6 +437,7 @@ FROM_PARAMETERS = {
     ),
     "LinearDiscriminant": (LinearDiscriminant, lambda rng: np.array([[1.0, 0.3], [0.3, 2.0]])),
     "GaussianNB": (GaussianNB, lambda rng: np.array([[1.0, 2.0], [0.5, 0.5], [2.0, 1.0]])),
+    "NearestMean": (NearestMean, lambda rng: np.array(1.5)),
 }
 
 

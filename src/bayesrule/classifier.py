@@ -105,13 +105,22 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        X, y = validate_Xy(self, X, y, reset=True)
-        w = check_sample_weight(sample_weight, X)
-        classes, y_idx = fit_labels(y)
-        self._check_classes(classes)
-        counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
-        decision = self._decision(classes, counts)  # bad priors or loss fail before fitting
-        likelihood = self._make_likelihood().fit(X, y_idx, len(classes), w)
+        try:
+            X, y = validate_Xy(self, X, y, reset=True)
+            w = check_sample_weight(sample_weight, X)
+            classes, y_idx = fit_labels(y)
+            self._check_classes(classes)
+            counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
+            if (counts <= 0).any():
+                raise ValueError(
+                    f"classes {classes[counts <= 0].tolist()} have zero total sample_weight; "
+                    "give them positive weights or leave them out of y."
+                )
+            decision = self._decision(classes, counts)  # bad priors or loss: before fitting
+            likelihood = self._make_likelihood().fit(X, y_idx, len(classes), w)
+        except Exception:
+            self._forget()  # a failed fit leaves an unfitted estimator, not a mixed one
+            raise
         self.classes_, self.class_count_, self.likelihood_ = classes, counts, likelihood
         return self._set(decision)
 
@@ -165,6 +174,11 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, self.class_count_, self.likelihood_ = classes, counts, like
         return self._set(decision)
 
+    def _forget(self):
+        """Drop every fitted attribute."""
+        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("__")]:
+            delattr(self, name)
+
     def _check_classes(self, classes):
         if len(classes) < 2:
             raise ValueError(
@@ -189,8 +203,10 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             reject = reject.item()
         if reject is None:
             reject = -1 if is_numeric_labels(classes) else "reject"
-            if reject in labels:  # e.g. classes {-1, 1}: take the next free number
-                reject = min(labels) - 1 if reject == -1 else "reject_"
+            if reject == -1 and reject in labels:  # e.g. classes {-1, 1}: next free number
+                reject = min(labels) - 1
+            while reject in labels:  # "reject" is a class: "reject_", "reject__", ...
+                reject += "_"
         elif any(reject == c for c in labels):
             raise ValueError(
                 f"reject_label={reject!r} equals a class label; choose a label that is not "

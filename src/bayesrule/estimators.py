@@ -86,14 +86,22 @@ class _GaussianParameters:
             return -0.5 * quad + half_log_det_prec + np.log(self.class_prior_)
 
     @classmethod
-    def _from_parameters(cls, means, covariances, priors, classes, loss, reject_label):
+    def _from_parameters(cls, name, means, covariances, priors, classes, loss, reject_label):
         """A fitted classifier from known parameters, with no data (see the presets)."""
-        if priors is None or (isinstance(priors, str) and priors == "empirical"):
-            priors = "uniform"  # there are no data to count classes in
-        est = cls(priors=priors, loss=loss, reject_label=reject_label)
-        like = est._make_likelihood().set_parameters(means, covariances)
+        if isinstance(priors, str) and priors == "empirical":
+            raise ValueError(
+                "priors='empirical' needs data to count classes in; from_parameters takes "
+                "None or 'uniform', an array or a dict."
+            )
+        est = cls(
+            priors="uniform" if priors is None else priors, loss=loss, reject_label=reject_label
+        )
+        like = est._make_likelihood().set_parameters(means, covariances, name=name)
         C, d = like.means_.shape
         labels = np.arange(C) if classes is None else np.asarray(classes)
+        if classes is not None and labels.dtype.kind in "US":
+            if not all(isinstance(c, str) for c in classes):  # keep mixed labels as given
+                labels = np.asarray(list(classes), dtype=object)
         if labels.shape != (C,) or len(set(labels.tolist())) != C:
             raise ValueError(f"classes must be {C} distinct labels, one per row of means")
         est._check_classes(labels)
@@ -110,7 +118,8 @@ _FROM_PARAMETERS_DOC = """A fitted {name} from known parameters, with no data.
         means : array-like of shape (C, d)
         {cov} : array-like of shape {shape}
         priors : None, "uniform", array-like or dict, default=None
-            None means uniform (there are no data to count classes in).
+            None means uniform (there are no data to count classes in; "empirical" is
+            refused).
         classes : array-like of shape (C,), optional
             Class labels in the order of ``means``; default ``0 .. C-1``. The order is kept.
         loss, reject_label
@@ -166,9 +175,11 @@ class QuadraticDiscriminant(_GaussianParameters, BayesClassifier):
 
     @classmethod
     def from_parameters(
-        cls, means, covariances, *, priors=None, classes=None, loss=None, reject_label=None
+        cls, means, covariances, priors=None, classes=None, *, loss=None, reject_label=None
     ):
-        return cls._from_parameters(means, covariances, priors, classes, loss, reject_label)
+        return cls._from_parameters(
+            "covariances", means, covariances, priors, classes, loss, reject_label
+        )
 
     from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
         name="QuadraticDiscriminant", cov="covariances", shape="(C, d, d)"
@@ -218,9 +229,11 @@ class LinearDiscriminant(_GaussianParameters, BayesClassifier):
 
     @classmethod
     def from_parameters(
-        cls, means, covariance, *, priors=None, classes=None, loss=None, reject_label=None
+        cls, means, covariance, priors=None, classes=None, *, loss=None, reject_label=None
     ):
-        return cls._from_parameters(means, covariance, priors, classes, loss, reject_label)
+        return cls._from_parameters(
+            "covariance", means, covariance, priors, classes, loss, reject_label
+        )
 
     from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
         name="LinearDiscriminant", cov="covariance", shape="(d, d)"
@@ -282,9 +295,11 @@ class GaussianNB(_GaussianParameters, BayesClassifier):
 
     @classmethod
     def from_parameters(
-        cls, means, variances, *, priors=None, classes=None, loss=None, reject_label=None
+        cls, means, variances, priors=None, classes=None, *, loss=None, reject_label=None
     ):
-        return cls._from_parameters(means, variances, priors, classes, loss, reject_label)
+        return cls._from_parameters(
+            "variances", means, variances, priors, classes, loss, reject_label
+        )
 
     from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
         name="GaussianNB", cov="variances", shape="(C, d)"
@@ -335,9 +350,11 @@ class NearestMean(_GaussianParameters, BayesClassifier):
 
     @classmethod
     def from_parameters(
-        cls, means, variance, *, priors=None, classes=None, loss=None, reject_label=None
+        cls, means, variance, priors=None, classes=None, *, loss=None, reject_label=None
     ):
-        return cls._from_parameters(means, variance, priors, classes, loss, reject_label)
+        return cls._from_parameters(
+            "variance", means, variance, priors, classes, loss, reject_label
+        )
 
     from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
         name="NearestMean", cov="variance", shape="() (one number)"

@@ -52,9 +52,10 @@ BLOCK_BYTES = 1 << 25
 STATS_BLOCK_BYTES = 1 << 24
 
 #: diagonal statistics use sums shifted by a reference point; where a class's shifted
-#: sum of squares exceeds this multiple of its centred one (relative error above about
-#: 1e-12), that class's block is recomputed exactly about its own mean.
-CANCELLATION_LIMIT = 1e4
+#: sum of squares exceeds this multiple of its centred one (a class more than 10 of its
+#: standard deviations from the reference; relative error above about 1e-12), that
+#: class's block is recomputed exactly about its own mean.
+CANCELLATION_LIMIT = 1e2
 
 
 @dataclass
@@ -172,7 +173,12 @@ class _Workspace:
 
 
 def _moments_of_block(X, y, n_classes, w, kind, work: _Workspace) -> ClassMoments:
+    if w is not None and not (w > 0).all():  # a zero-weight row must not touch the sums
+        keep = w > 0
+        X, y, w = X[keep], y[keep], w[keep]
     n, d = X.shape
+    if n == 0:
+        return empty(n_classes, d, kind)
     count = np.bincount(y, weights=w, minlength=n_classes).astype(np.float64)
     if kind == "diag":
         return _diagonal_block(X, y, w, count, work)
@@ -202,7 +208,7 @@ def _diagonal_block(X, y, w, count, work: _Workspace) -> ClassMoments:
     """Per-class means and sums of squared deviations of one block.
 
     Sums of ``x - r`` and ``(x - r)^2`` for a fixed reference ``r`` give the centred sums
-    as ``S2 - S1^2 / n``; classes where that subtraction would lose more than about four
+    as ``S2 - S1^2 / n``; classes where that subtraction would lose more than about two
     digits are recomputed exactly, so the result is accurate to about 1e-12 whatever the
     offset of the data.
     """
@@ -222,7 +228,7 @@ def _diagonal_block(X, y, w, count, work: _Workspace) -> ClassMoments:
     present = count > 0
     shifted_mean = np.divide(s1, count[:, None], out=np.zeros_like(s1), where=present[:, None])
     scatter = s2 - s1 * shifted_mean
-    unsafe = (scatter * CANCELLATION_LIMIT <= s2) & (s2 > 0)
+    unsafe = ((scatter * CANCELLATION_LIMIT <= s2) & (s2 > 0)) | ~np.isfinite(scatter)
     mean = np.where(present[:, None], shifted_mean + ref, 0.0)
     for c in np.flatnonzero(unsafe.any(axis=1) & present):  # exact two-pass moments
         rows = y == c

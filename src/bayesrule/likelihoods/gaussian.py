@@ -17,6 +17,11 @@ from .covariance import get_structure, ledoit_wolf_pooled
 
 LOG_2PI = np.log(2.0 * np.pi)
 
+#: classes farther than this (squared, in their own standard units) from the reference
+#: point are evaluated directly instead of by the expanded quadratic form (which would
+#: lose more than about 1e-13 of their log-density).
+EXPANSION_LIMIT = 1e3
+
 #: a feature counts as a linear combination of the others when its conditional
 #: variance falls below this fraction of its variance (scale-free singularity test).
 SINGULAR_RTOL = 1e-10
@@ -62,7 +67,11 @@ class Gaussian(Likelihood):
         structure = get_structure(self.covariance)
         for name in ("reg_covar", "var_smoothing"):
             value = getattr(self, name)
-            if not isinstance(value, (int, float, np.number)) or not np.isfinite(value):
+            if (
+                not isinstance(value, (int, float, np.number))
+                or isinstance(value, bool)
+                or not np.isfinite(value)
+            ):
                 raise TypeError(f"{name} must be a finite number, got {value!r}")
             if value < 0:
                 raise ValueError(f"{name} must be >= 0, got {value!r}")
@@ -75,7 +84,9 @@ class Gaussian(Likelihood):
             if isinstance(s, str):
                 if s != "auto":
                     raise ValueError(f"shrinkage must be None, 'auto' or a float, got {s!r}")
-            elif not isinstance(s, (int, float, np.number)) or not 0 <= s <= 1:
+            elif (
+                not isinstance(s, (int, float, np.number)) or isinstance(s, bool) or not 0 <= s <= 1
+            ):
                 raise ValueError(f"shrinkage must be a float in [0, 1], got {s!r}")
         return structure
 
@@ -149,8 +160,11 @@ class Gaussian(Likelihood):
         self.pending_ = None
         return self
 
-    def set_parameters(self, means, covariances):
-        """Use given means (C, d) and covariances (native shape) as the parameters."""
+    def set_parameters(self, means, covariances, *, name="covariances"):
+        """Use given means (C, d) and covariances (native shape) as the parameters.
+
+        ``name`` is the caller's name of the covariance argument (for messages).
+        """
         structure = self._check_params()
         means = np.array(means, dtype=np.float64, ndmin=2)
         n_classes, d = means.shape
@@ -158,22 +172,23 @@ class Gaussian(Likelihood):
         expected = structure.native_shape(n_classes, d)
         if cov.shape != expected:
             raise ValueError(
-                f"covariances for covariance={structure.name!r} with {n_classes} classes and "
+                f"{name} for covariance={structure.name!r} with {n_classes} classes and "
                 f"{d} features must have shape {expected}, got {cov.shape}"
             )
         if not np.all(np.isfinite(means)) or not np.all(np.isfinite(cov)):
             raise ValueError("means and covariances must be finite.")
         if structure.dense:
             kern = structure.kernel(cov, n_classes, d)
-            if not np.allclose(kern, np.swapaxes(kern, -1, -2)):
-                raise ValueError("covariance matrices must be symmetric.")
-        self._set_parameters(means, cov, means.mean(axis=0), None)
+            scale = np.abs(kern).max(axis=(1, 2), keepdims=True)
+            if (np.abs(kern - np.swapaxes(kern, -1, -2)) > 1e-10 * scale).any():
+                raise ValueError(f"{name} must be symmetric matrices.")
+        self._set_parameters(means, cov, means.mean(axis=0), None, given=name)
         self.stats_ = None
         self.epsilon_ = 0.0
         self.pending_ = None
         return self
 
-    def _set_parameters(self, means, cov, ref, counts):
+    def _set_parameters(self, means, cov, ref, counts, given=None):
         structure = get_structure(self.covariance)
         n_classes, d = means.shape
         kern = structure.kernel(cov, n_classes, d)
@@ -181,7 +196,7 @@ class Gaussian(Likelihood):
             prec = np.empty_like(kern)
             log_det = np.empty(kern.shape[0])
             for k, S in enumerate(kern):
-                U = _precision_cholesky(S, k, structure.tied, counts)
+                U = _precision_cholesky(S, k, structure.tied, counts, given)
                 prec[k] = U
                 log_det[k] = np.log(np.diag(U)).sum()
         else:
@@ -189,6 +204,11 @@ class Gaussian(Likelihood):
             if bad.any():
                 k, j = np.argwhere(bad)[0]
                 where = "all classes" if structure.tied else f"the class at position {k}"
+                if given is not None:
+                    raise ValueError(
+                        f"{given} must be positive; feature {j} has variance "
+                        f"{float(kern[k, j])!r} in {where}."
+                    )
                 raise ValueError(
                     f"feature {j} has zero variance in {where}; the density is singular. "
                     "Regularise it (reg_covar > 0, or var_smoothing > 0 for GaussianNB) "
@@ -210,14 +230,22 @@ class Gaussian(Likelihood):
         if structure.dense:
             if structure.tied:
                 self.projected_means_ = centred @ prec[0]
-                lin = -2.0 * prec[0] @ self.projected_means_.T  # (d, C)
-                shift = (self.projected_means_**2).sum(axis=1) - self.reference_ @ lin
-                self.linear_coef_ = -0.5 * lin
-                self.linear_intercept_ = -0.5 * shift + self.log_norm_
+                # relative log-likelihood of centred x: x.(P mu_c) - |U^T mu_c|^2 / 2
+                self.linear_coef_ = prec[0] @ self.projected_means_.T  # (d, C)
+                self.linear_intercept_ = (
+                    -0.5 * (self.projected_means_**2).sum(axis=1) + self.log_norm_
+                )
             else:
                 self.projected_means_ = np.einsum("cj,cjk->ck", centred, prec)
         else:
             self.projected_means_ = centred * prec
+        # the expanded forms lose about eps * kappa_c of each class's log-density, where
+        # kappa_c is its squared distance from the reference in its own standard units
+        if structure.dense:
+            kappa = (self.projected_means_**2).sum(axis=1)
+        else:
+            kappa = (centred * self.projected_means_).max(axis=1)
+        self.exact_classes_ = np.flatnonzero(kappa > EXPANSION_LIMIT)
         return self
 
     # ----------------------------------------------------------------- evaluation
@@ -244,14 +272,26 @@ class Gaussian(Likelihood):
     def _class_major(self, X, relative: bool) -> np.ndarray:
         """Log-densities of a block of rows, shape (C, rows)."""
         structure = get_structure(self.covariance)
+        Xc = np.subtract(X, self.reference_, dtype=np.float64)
+        if self.exact_classes_.size:
+            relative = False  # every class then carries the same (complete) terms
         if structure.dense and structure.tied and relative:
-            # the linear discriminant: one matrix product, the centring folded into the
-            # intercept (no centred copy of X)
-            out = self.linear_coef_.T @ X.T
+            # the linear discriminant: one matrix product on centred data
+            out = self.linear_coef_.T @ Xc.T
             out += self.linear_intercept_[:, None]
             return out
-        Xc = np.subtract(X, self.reference_, dtype=np.float64)
         out = self._maha(Xc, structure, relative)
+        P = self.precisions_cholesky_
+        for c in self.exact_classes_:
+            # far from the reference: centre on the class itself, nothing cancels
+            diff = np.subtract(X, self.means_[c], dtype=np.float64)
+            k = 0 if structure.tied else c
+            if structure.dense:
+                diff = diff @ P[k]
+                out[c] = np.einsum("ij,ij->i", diff, diff)
+            else:
+                diff *= diff
+                out[c] = diff @ P[k]
         out *= -0.5
         out += self.log_norm_[:, None]
         return out
@@ -304,7 +344,7 @@ class Gaussian(Likelihood):
         return np.concatenate(blocks) if blocks else np.empty((0, d))
 
 
-def _precision_cholesky(S, k, tied, counts) -> np.ndarray:
+def _precision_cholesky(S, k, tied, counts, given=None) -> np.ndarray:
     """Upper-triangular U with U U^T = inverse(S); ValueError when S is singular."""
     d = S.shape[0]
     variances = np.diag(S)
@@ -316,6 +356,8 @@ def _precision_cholesky(S, k, tied, counts) -> np.ndarray:
             L = None
     if L is None or (np.diag(L) ** 2 < SINGULAR_RTOL * variances).any():
         where = "the pooled covariance" if tied else f"the covariance of the class at position {k}"
+        if given is not None:
+            raise ValueError(f"{given}: {where} is not positive definite.")
         size = ""
         if counts is not None and not tied and counts[k] <= d:
             size = f" (it has {counts[k]:g} samples for {d} features)"
