@@ -244,8 +244,14 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         result (posteriors, log-posteriors), so likelihood, prior and normalisation run
         while the block is in cache.
         """
-        log_prior = log_priors(self.class_prior_)[:, None]
         out = np.empty((X.shape[0], len(self.classes_)))
+        for rows, joint in self._joint_blocks(X, relative=relative):
+            out[rows] = (joint if then is None else then(joint)).T
+        return out
+
+    def _joint_blocks(self, X, *, relative: bool):
+        """Row slices and their class-major joint log-probabilities (C, rows)."""
+        log_prior = log_priors(self.class_prior_)[:, None]
         for rows, joint in self.likelihood_.class_major_blocks(X, relative=relative):
             joint += log_prior
             if not np.isfinite(joint.max(axis=0)).all():
@@ -254,8 +260,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                     "(no finite log-likelihood); rescale the features (e.g. standardise "
                     "them) before fitting and predicting."
                 )
-            out[rows] = (joint if then is None else then(joint)).T
-        return out
+            yield rows, joint
 
     def log_likelihood(self, X) -> np.ndarray:
         """``ln p(x|w_j)`` for every sample and class, shape (n, C)."""
@@ -267,7 +272,11 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     def log_evidence(self, X) -> np.ndarray:
         """``ln p(x) = ln sum_j p(x|w_j) P(w_j)``, shape (n,)."""
-        return normalize_log(self.predict_joint_log_proba(X))[1]
+        X = self._validated(X)
+        out = np.empty(X.shape[0])
+        for rows, joint in self._joint_blocks(X, relative=False):
+            out[rows] = normalize_log(joint, axis=0)[1]
+        return out
 
     def predict_log_proba(self, X) -> np.ndarray:
         """Log-posteriors ``ln P(w_j|x)``, shape (n, C)."""
