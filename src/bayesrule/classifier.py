@@ -237,7 +237,13 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         self._ready()
         return validate_X(self, X, reset=False)
 
-    def _joint(self, X, *, relative: bool, then=None) -> np.ndarray:
+    def _prior(self, priors) -> np.ndarray:
+        """The priors to decide under: the fitted ones, or ``priors`` given at prediction."""
+        if priors is None:
+            return self.class_prior_
+        return resolve_priors(priors, self.classes_, self.class_count_)
+
+    def _joint(self, X, *, relative: bool, priors=None, then=None) -> np.ndarray:
         """Joint log-probabilities (n, C), block by block, optionally transformed.
 
         ``then`` maps a block's class-major joint (C, rows) in place to the wanted
@@ -245,13 +251,13 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         while the block is in cache.
         """
         out = np.empty((X.shape[0], len(self.classes_)))
-        for rows, joint in self._joint_blocks(X, relative=relative):
+        for rows, joint in self._joint_blocks(X, relative=relative, priors=priors):
             out[rows] = (joint if then is None else then(joint)).T
         return out
 
-    def _joint_blocks(self, X, *, relative: bool):
+    def _joint_blocks(self, X, *, relative: bool, priors=None):
         """Row slices and their class-major joint log-probabilities (C, rows)."""
-        log_prior = log_priors(self.class_prior_)[:, None]
+        log_prior = log_priors(self._prior(priors))[:, None]
         for rows, joint in self.likelihood_.class_major_blocks(X, relative=relative):
             joint += log_prior
             if not np.isfinite(joint.max(axis=0)).all():
@@ -266,38 +272,49 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         """``ln p(x|w_j)`` for every sample and class, shape (n, C)."""
         return self.likelihood_.log_likelihood(self._validated(X))
 
-    def predict_joint_log_proba(self, X) -> np.ndarray:
-        """``ln p(x|w_j) + ln P(w_j)``, shape (n, C)."""
-        return self._joint(self._validated(X), relative=False)
+    def predict_joint_log_proba(self, X, priors=None) -> np.ndarray:
+        """``ln p(x|w_j) + ln P(w_j)``, shape (n, C).
 
-    def log_evidence(self, X) -> np.ndarray:
+        ``priors`` (as the estimator's parameter) replaces the fitted priors for this
+        call only: deciding under other priors needs no refit.
+        """
+        return self._joint(self._validated(X), relative=False, priors=priors)
+
+    def log_evidence(self, X, priors=None) -> np.ndarray:
         """``ln p(x) = ln sum_j p(x|w_j) P(w_j)``, shape (n,)."""
         X = self._validated(X)
         out = np.empty(X.shape[0])
-        for rows, joint in self._joint_blocks(X, relative=False):
+        for rows, joint in self._joint_blocks(X, relative=False, priors=priors):
             out[rows] = normalize_log(joint, axis=0)[1]
         return out
 
-    def predict_log_proba(self, X) -> np.ndarray:
-        """Log-posteriors ``ln P(w_j|x)``, shape (n, C)."""
+    def predict_log_proba(self, X, priors=None) -> np.ndarray:
+        """Log-posteriors ``ln P(w_j|x)``, shape (n, C); ``priors`` as above."""
         X = self._validated(X)
-        return self._joint(X, relative=True, then=lambda j: normalize_log(j, axis=0)[0])
+        return self._joint(
+            X, relative=True, priors=priors, then=lambda j: normalize_log(j, axis=0)[0]
+        )
 
-    def predict_proba(self, X) -> np.ndarray:
-        """Posteriors ``P(w_j|x)``, shape (n, C); each row sums to 1."""
-        return self._joint(self._validated(X), relative=True, then=lambda j: normalize(j, axis=0))
+    def predict_proba(self, X, priors=None) -> np.ndarray:
+        """Posteriors ``P(w_j|x)``, shape (n, C); each row sums to 1; ``priors`` as above."""
+        X = self._validated(X)
+        return self._joint(X, relative=True, priors=priors, then=lambda j: normalize(j, axis=0))
 
-    def risk(self, X) -> np.ndarray:
+    def risk(self, X, priors=None) -> np.ndarray:
         """Conditional risk ``R(a_i|x) = sum_j L[i, j] P(w_j|x)``, shape (n, a)."""
-        return conditional_risk(self.predict_proba(X), self.loss_)
+        return conditional_risk(self.predict_proba(X, priors=priors), self.loss_)
 
-    def predict(self, X) -> np.ndarray:
-        """The Bayes action for each sample: the class of least risk, or the reject label."""
+    def predict(self, X, priors=None) -> np.ndarray:
+        """The Bayes action for each sample: the class of least risk, or the reject label.
+
+        ``priors`` (as the estimator's parameter) decides under other priors, no refit.
+        """
         self._ready()
         if self.loss_.is_zero_one():
             X = self._validated(X)
-            return self.actions_[np.argmax(self._joint(X, relative=True), axis=1)]
-        return self.actions_[bayes_action(self.predict_proba(X), self.loss_)]
+            joint = self._joint(X, relative=True, priors=priors)
+            return self.actions_[np.argmax(joint, axis=1)]
+        return self.actions_[bayes_action(self.predict_proba(X, priors=priors), self.loss_)]
 
     # ------------------------------------------------------------------ the generative model
     def sample(self, n_samples=1, random_state=None):

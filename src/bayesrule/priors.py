@@ -50,6 +50,11 @@ def resolve_priors(priors, classes: np.ndarray, class_count: np.ndarray | None) 
                 "array or a dict when the model is built from parameters."
             )
         counts = np.asarray(class_count, dtype=np.float64)
+        if not counts.sum() > 0:
+            raise ValueError(
+                "priors='empirical' needs class counts, and this model has none (it was "
+                "built from parameters); give priors as 'uniform', an array or a dict."
+            )
         return counts / counts.sum()
     if isinstance(priors, str):
         if priors == "uniform":
