@@ -22,6 +22,10 @@ LOG_2PI = np.log(2.0 * np.pi)
 #: lose more than about 1e-13 of their log-density).
 EXPANSION_LIMIT = 1e3
 
+#: the linear discriminant may run on raw data (its centring folded into the intercept)
+#: when every feature's reference lies within this many standard deviations of zero.
+FOLD_LIMIT = 1e2
+
 #: a feature counts as a linear combination of the others when its conditional
 #: variance falls below this fraction of its variance (scale-free singularity test).
 SINGULAR_RTOL = 1e-10
@@ -235,6 +239,8 @@ class Gaussian(Likelihood):
                 self.linear_intercept_ = (
                     -0.5 * (self.projected_means_**2).sum(axis=1) + self.log_norm_
                 )
+                spread = np.sqrt(np.diag(kern[0]))
+                self.fold_reference_ = bool((np.abs(self.reference_) <= FOLD_LIMIT * spread).all())
             else:
                 self.projected_means_ = np.einsum("cj,cjk->ck", centred, prec)
         else:
@@ -272,14 +278,20 @@ class Gaussian(Likelihood):
     def _class_major(self, X, relative: bool) -> np.ndarray:
         """Log-densities of a block of rows, shape (C, rows)."""
         structure = get_structure(self.covariance)
-        Xc = np.subtract(X, self.reference_, dtype=np.float64)
         if self.exact_classes_.size:
             relative = False  # every class then carries the same (complete) terms
         if structure.dense and structure.tied and relative:
-            # the linear discriminant: one matrix product on centred data
-            out = self.linear_coef_.T @ Xc.T
-            out += self.linear_intercept_[:, None]
+            # the linear discriminant: one matrix product; on raw X with the centring
+            # folded into the intercept where the data's offset is small next to their
+            # spread, otherwise on centred X (the product would lose digits)
+            if self.fold_reference_:
+                out = self.linear_coef_.T @ X.T
+                out += (self.linear_intercept_ - self.reference_ @ self.linear_coef_)[:, None]
+            else:
+                out = self.linear_coef_.T @ np.subtract(X, self.reference_, dtype=np.float64).T
+                out += self.linear_intercept_[:, None]
             return out
+        Xc = np.subtract(X, self.reference_, dtype=np.float64)
         out = self._maha(Xc, structure, relative)
         P = self.precisions_cholesky_
         for c in self.exact_classes_:
