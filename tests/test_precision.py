@@ -75,13 +75,17 @@ def test_offset_and_scale_do_not_change_the_posteriors(name, offset, scale):
     np.testing.assert_allclose(moved, base, atol=1e-16 * offset / scale * 1e2 + 1e-12)
 
 
-def test_the_linear_discriminant_centres_only_when_the_offset_needs_it():
+def test_the_linear_discriminant_centres_only_when_the_offset_needs_it(monkeypatch):
+    from bayesrule.likelihoods import gaussian
+
     rng = np.random.default_rng(2)
     X = rng.normal(size=(300, 3)) + np.repeat([[0, 0, 0], [1, 1, 0], [0, 2, 1]], 100, axis=0)
     y = np.repeat([0, 1, 2], 100)
     near = LinearDiscriminant().fit(X, y)
     assert near.likelihood_.fold_reference_  # offset small next to the spread: fold it
     folded = near.predict_proba(X)
-    near.likelihood_.fold_reference_ = False  # the centred branch on the same model
-    np.testing.assert_allclose(near.predict_proba(X), folded, atol=1e-14)
+    monkeypatch.setattr(gaussian, "FOLD_LIMIT", 0.0)  # the centred branch, same data
+    centred = LinearDiscriminant().fit(X, y)
+    assert not centred.likelihood_.fold_reference_
+    np.testing.assert_allclose(centred.predict_proba(X), folded, atol=1e-14)
     assert not LinearDiscriminant().fit(X + 1e6, y).likelihood_.fold_reference_

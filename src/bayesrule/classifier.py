@@ -384,11 +384,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         y = np.asarray(y)
         if y.shape != pred.shape:
             raise ValueError(f"y has shape {y.shape}, but X has {pred.shape[0]} samples")
-        correct = np.fromiter(
-            (p == t for p, t in zip(pred.tolist(), y.tolist(), strict=True)),
-            dtype=bool,
-            count=len(pred),
-        )
+        # as objects, labels of any types compare elementwise (a reject label never equals y)
+        correct = (pred.astype(object) == y.astype(object)).astype(bool)
         return float(np.average(correct, weights=sample_weight))
 
     def __sklearn_tags__(self):

@@ -62,7 +62,11 @@ def _check_two_features(estimator, func: str) -> int:
 
 
 def _grid(estimator, X, xlim, ylim, padding, resolution, func):
-    """Grid axes (xs, ys) and the (resolution**2, 2) points, in the estimator's input type."""
+    """Grid axes (xs, ys) and the (resolution**2, 2) points, in the estimator's input type.
+
+    Checks first that the estimator is fitted on two features.
+    """
+    _check_two_features(estimator, func)
     if isinstance(resolution, bool) or not isinstance(resolution, (int, np.integer)):
         raise TypeError(f"resolution must be an integer, got {resolution!r}.")
     if resolution < 2:
@@ -94,7 +98,9 @@ def _grid(estimator, X, xlim, ylim, padding, resolution, func):
     return xs, ys, points
 
 
-def _finish(ax, estimator, title):
+def _finish(ax, estimator, title, xs, ys):
+    ax.set_xlim(xs[0], xs[-1])
+    ax.set_ylim(ys[0], ys[-1])
     names = getattr(estimator, "feature_names_in_", None)
     labels = [str(n) for n in names] if names is not None else ["x[0]", "x[1]"]
     ax.set_xlabel(labels[0])
@@ -186,7 +192,6 @@ def decision_regions(
     from matplotlib.colors import BoundaryNorm, ListedColormap
     from matplotlib.patches import Patch
 
-    _check_two_features(estimator, "decision_regions")
     xs, ys, points = _grid(estimator, X, xlim, ylim, padding, resolution, "decision_regions")
     classes = np.asarray(estimator.classes_)
     actions = np.asarray(getattr(estimator, "actions_", classes))
@@ -215,9 +220,7 @@ def decision_regions(
         for c, lab in zip(action_colors, labels, strict=True)
     ]
     ax.legend(handles=handles, loc="best", fontsize="small")
-    ax.set_xlim(xs[0], xs[-1])
-    ax.set_ylim(ys[0], ys[-1])
-    return _finish(ax, estimator, title)
+    return _finish(ax, estimator, title, xs, ys)
 
 
 def _class_position(estimator, class_index_or_label) -> int:
@@ -288,9 +291,8 @@ def posterior_map(
     >>> plt.close(ax.figure)
     """
     plt = _pyplot()
-    _check_two_features(estimator, "posterior_map")
-    k = _class_position(estimator, class_index_or_label)
     xs, ys, points = _grid(estimator, X, xlim, ylim, padding, resolution, "posterior_map")
+    k = _class_position(estimator, class_index_or_label)
     proba = np.asarray(estimator.predict_proba(points), dtype=float)[:, k]
     if ax is None:
         _, ax = plt.subplots()
@@ -308,9 +310,7 @@ def posterior_map(
     if colorbar:
         ax.figure.colorbar(mesh, ax=ax, label=f"P({label} | x)")
     _scatter(ax, X, y, estimator, _class_colors(len(estimator.classes_)), size=6)
-    ax.set_xlim(xs[0], xs[-1])
-    ax.set_ylim(ys[0], ys[-1])
-    return _finish(ax, estimator, f"P({label} | x)" if title is None else title)
+    return _finish(ax, estimator, f"P({label} | x)" if title is None else title, xs, ys)
 
 
 def likelihood_contours(
@@ -363,7 +363,6 @@ def likelihood_contours(
     plt = _pyplot()
     from matplotlib.lines import Line2D
 
-    _check_two_features(estimator, "likelihood_contours")
     if not hasattr(estimator, "log_likelihood"):
         raise TypeError(
             f"likelihood_contours needs an estimator with log_likelihood(X); "
@@ -387,6 +386,4 @@ def likelihood_contours(
         handles.append(Line2D([], [], color=colors[k], label=str(label)))
     _scatter(ax, X, y, estimator, colors, size=6)
     ax.legend(handles=handles, loc="best", fontsize="small")
-    ax.set_xlim(xs[0], xs[-1])
-    ax.set_ylim(ys[0], ys[-1])
-    return _finish(ax, estimator, title)
+    return _finish(ax, estimator, title, xs, ys)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .priors import resolve_priors
+
 
 def log_priors(priors: np.ndarray) -> np.ndarray:
     """``ln P(w)``; a zero prior gives ``-inf`` (that class is never the posterior's)."""
@@ -72,8 +74,6 @@ def bayes(priors, likelihoods):
     >>> round(float(post[0]), 4), round(1 - float(p_orange), 2)
     (0.6667, 0.55)
     """
-    from .priors import resolve_priors
-
     p = np.asarray(likelihoods, dtype=np.float64)
     if p.ndim == 0:
         raise ValueError("likelihoods must have a class axis (the last one); got a scalar.")

@@ -129,8 +129,9 @@ def class_moments(
 ) -> ClassMoments:
     """Statistics of ``X`` grouped by the class indices ``y``.
 
-    Rows are processed in blocks of bounded size; each block is centred on its own class
-    means and blocks are combined with :func:`merge`.
+    Rows are processed in blocks of bounded size, combined with :func:`merge`. Full and
+    tied blocks are centred on their own class means; diagonal blocks use shifted sums
+    with an exact fallback where they would cancel (see ``CANCELLATION_LIMIT``).
 
     Parameters
     ----------
@@ -150,7 +151,7 @@ def class_moments(
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     n, d = X.shape
     step = min(_block_rows(d, n_classes), max(n, 1))
-    work = _Workspace(step, d, n_classes)
+    work = _Workspace(step, d, n_classes, kind)
     total = empty(n_classes, d, kind)
     for start in range(0, n, step):
         stop = min(start + step, n)
@@ -163,13 +164,15 @@ def class_moments(
 class _Workspace:
     """Buffers reused by every block (no fresh temporaries, no page faults per block)."""
 
-    def __init__(self, rows: int, n_features: int, n_classes: int):
-        self.onehot = np.empty((rows, n_classes))
+    def __init__(self, rows: int, n_features: int, n_classes: int, kind: str):
         self.resid = np.empty((rows, n_features))
-        self.squares = np.empty((rows, n_features))
         self.rows = np.arange(rows + 1)
-        self.ones = np.ones(rows)
-        self.reference = None  # shift of the diagonal statistics (the first block's mean)
+        if kind == "diag":  # shifted sums and squares through a sparse one-hot
+            self.squares = np.empty((rows, n_features))
+            self.ones = np.ones(rows)
+            self.reference = None  # the shift: the first block's mean
+        else:  # class sums through a dense one-hot
+            self.onehot = np.empty((rows, n_classes))
 
 
 def _moments_of_block(X, y, n_classes, w, kind, work: _Workspace) -> ClassMoments:
@@ -187,7 +190,7 @@ def _moments_of_block(X, y, n_classes, w, kind, work: _Workspace) -> ClassMoment
     onehot[work.rows[:n], y] = 1.0 if w is None else w
     sums = onehot.T @ X
     mean = np.divide(sums, count[:, None], out=np.zeros_like(sums), where=count[:, None] > 0)
-    resid = work.resid[:n, :d]
+    resid = work.resid[:n]
     np.take(mean, y, axis=0, out=resid)
     np.subtract(X, resid, out=resid)
     if w is not None:

@@ -236,11 +236,13 @@ class Gaussian(Likelihood):
                 self.projected_means_ = centred @ prec[0]
                 # relative log-likelihood of centred x: x.(P mu_c) - |U^T mu_c|^2 / 2
                 self.linear_coef_ = prec[0] @ self.projected_means_.T  # (d, C)
-                self.linear_intercept_ = (
-                    -0.5 * (self.projected_means_**2).sum(axis=1) + self.log_norm_
-                )
                 spread = np.sqrt(np.diag(kern[0]))
                 self.fold_reference_ = bool((np.abs(self.reference_) <= FOLD_LIMIT * spread).all())
+                # the intercept for centred x, or for raw x when the centring is folded in
+                intercept = -0.5 * (self.projected_means_**2).sum(axis=1) + self.log_norm_
+                if self.fold_reference_:
+                    intercept -= self.reference_ @ self.linear_coef_
+                self.linear_intercept_ = intercept
             else:
                 self.projected_means_ = np.einsum("cj,cjk->ck", centred, prec)
         else:
@@ -284,12 +286,10 @@ class Gaussian(Likelihood):
             # the linear discriminant: one matrix product; on raw X with the centring
             # folded into the intercept where the data's offset is small next to their
             # spread, otherwise on centred X (the product would lose digits)
-            if self.fold_reference_:
-                out = self.linear_coef_.T @ X.T
-                out += (self.linear_intercept_ - self.reference_ @ self.linear_coef_)[:, None]
-            else:
-                out = self.linear_coef_.T @ np.subtract(X, self.reference_, dtype=np.float64).T
-                out += self.linear_intercept_[:, None]
+            if not self.fold_reference_:
+                X = np.subtract(X, self.reference_, dtype=np.float64)
+            out = self.linear_coef_.T @ X.T
+            out += self.linear_intercept_[:, None]
             return out
         Xc = np.subtract(X, self.reference_, dtype=np.float64)
         out = self._maha(Xc, structure, relative)
