@@ -5,13 +5,26 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, column_or_1d, validate_data
 
+#: what a likelihood family accepts as X (its ``input_kind``):
+#: "dense": finite floats; "missing": floats where NaN marks a missing value;
+#: "sparse": as "missing", or a scipy sparse matrix (CSR); "any": a table of any
+#: hashable values (strings, booleans, numbers, categoricals), missing as NaN/None/NA.
+INPUT_KINDS = ("dense", "missing", "sparse", "any")
 
-def _as_numeric(estimator, X, y="no_validation", *, reset: bool, min_samples: int = 1):
+
+def _as_numeric(estimator, X, y="no_validation", *, reset: bool, min_samples: int, kind: str):
     """Run scikit-learn's validation, turning its conversion errors into clearer ones."""
-    options = {"reset": reset, "dtype": [np.float64, np.float32], "ensure_all_finite": True}
+    options = {
+        "reset": reset,
+        "dtype": [np.float64, np.float32],
+        "ensure_all_finite": True if kind == "dense" else "allow-nan",
+    }
+    if kind == "sparse":
+        options["accept_sparse"] = "csr"
     if not (isinstance(y, str) and y == "no_validation"):
         options["ensure_min_samples"] = min_samples
     try:
@@ -20,22 +33,124 @@ def _as_numeric(estimator, X, y="no_validation", *, reset: bool, min_samples: in
         if "could not convert" in str(exc):
             raise ValueError(
                 f"X must be numeric for {type(estimator).__name__} ({exc}); encode "
-                "categorical columns as numbers first."
+                "categorical columns as numbers first, or use CategoricalNB or MixedNB."
             ) from exc
         raise
 
 
-def validate_X(estimator, X, *, reset: bool = False) -> np.ndarray:
-    """Check X: 2-D, numeric, finite, and with the fitted number of features."""
-    return _as_numeric(estimator, X, reset=reset)
+def validate_X(estimator, X, *, reset: bool = False, kind: str = "dense"):
+    """Check X for a likelihood's ``input_kind``, with the fitted number of features."""
+    if kind == "any":
+        validate_data(estimator, X, reset=reset, skip_check_array=True)
+        return as_table(X, min_samples=1)
+    return _as_numeric(estimator, X, reset=reset, min_samples=1, kind=kind)
 
 
-def validate_Xy(estimator, X, y, *, reset: bool = True, min_samples: int = 2):
+def validate_Xy(estimator, X, y, *, reset: bool = True, min_samples: int = 2, kind: str = "dense"):
     """Check X and y together; y must hold classification labels of matching length."""
-    X, y = _as_numeric(estimator, X, y, reset=reset, min_samples=min_samples)
-    y = column_or_1d(y, warn=True)
+    if kind == "any":
+        validate_data(estimator, X, reset=reset, skip_check_array=True)
+        X = as_table(X, min_samples=min_samples)
+        y = column_or_1d(np.asarray(y), warn=True)
+        if y.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"X and y have inconsistent numbers of samples: {X.shape[0]} rows and "
+                f"{y.shape[0]} labels."
+            )
+    else:
+        X, y = _as_numeric(estimator, X, y, reset=reset, min_samples=min_samples, kind=kind)
+        y = column_or_1d(y, warn=True)
     check_classification_targets(y)
     return X, y
+
+
+# --------------------------------------------------------------------------- tables
+def as_table(X, *, min_samples: int = 1) -> np.ndarray:
+    """A 2-D array of any hashable values: numeric columns stay numeric (missing as
+    NaN), anything else becomes an object array whose missing cells are None, NaN or NA.
+
+    Raises ValueError for a wrong shape, too few rows or an infinite number, and
+    TypeError for sparse matrices.
+    """
+    if sp.issparse(X):
+        raise TypeError(
+            "categorical data cannot be a sparse matrix; pass a dense array or a DataFrame."
+        )
+    if hasattr(X, "dtypes") and hasattr(X, "columns"):  # a pandas DataFrame
+        numeric = all(
+            getattr(dt, "kind", "O") in "fiu" and not str(dt) == "category" for dt in X.dtypes
+        )
+        if numeric:
+            table = X.to_numpy(dtype=np.float64, na_value=np.nan)
+        else:
+            table = np.empty(X.shape, dtype=object)
+            for j in range(X.shape[1]):
+                table[:, j] = X.iloc[:, j].astype(object).to_numpy()
+    else:
+        table = np.asarray(X)
+        if table.dtype.kind in "USV":
+            table = table.astype(object)
+        elif table.dtype.kind == "c":
+            raise ValueError("X has complex values; categories must be real or hashable.")
+        elif table.dtype.kind not in "fiubO":
+            table = table.astype(object)
+    if table.ndim != 2:
+        raise ValueError(
+            f"Expected a 2D array, got {table.ndim}D array instead; reshape your data, "
+            "e.g. with array.reshape(-1, 1) for a single feature."
+        )
+    n, d = table.shape
+    if n < min_samples:
+        raise ValueError(
+            f"Found array with {n} sample(s) (shape={table.shape}) while a minimum of "
+            f"{min_samples} is required."
+        )
+    if d < 1:
+        raise ValueError(
+            f"Found array with 0 feature(s) (shape={table.shape}) while a minimum of 1 is required."
+        )
+    _check_no_infinity(table)
+    return table
+
+
+def _check_no_infinity(table: np.ndarray) -> None:
+    if table.dtype.kind == "f":
+        bad = np.isinf(table)
+    elif table.dtype.kind == "O":
+        bad = np.fromiter(
+            (isinstance(v, (float, np.floating)) and np.isinf(v) for v in table.flat),
+            dtype=bool,
+            count=table.size,
+        ).reshape(table.shape)
+    else:
+        return
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise ValueError(
+            f"Input X contains infinity (row {i}, feature {j}); replace it by a finite "
+            "value, or by NaN to mark it missing."
+        )
+
+
+def missing_mask(values: np.ndarray) -> np.ndarray:
+    """True where a value is missing: NaN, None, pandas NA or NaT."""
+    values = np.asarray(values)
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    if values.dtype.kind != "O":
+        return np.zeros(values.shape, dtype=bool)
+    flat = values.ravel()
+    out = np.fromiter((_is_missing(v) for v in flat), dtype=bool, count=flat.size)
+    return out.reshape(values.shape)
+
+
+def _is_missing(v) -> bool:
+    if v is None:
+        return True
+    if isinstance(v, (float, np.floating)):
+        return v != v
+    name = type(v).__name__
+    return name in ("NAType", "NaTType")
 
 
 def check_sample_weight(sample_weight, X) -> np.ndarray | None:
@@ -94,3 +209,28 @@ def is_numeric_labels(classes: np.ndarray) -> bool:
     if classes.dtype.kind in "biuf":
         return True
     return all(isinstance(c, numbers.Number) and not isinstance(c, bool) for c in classes.tolist())
+
+
+def as_float_block(X, *, sparse: bool = False):
+    """A column block of a table as floats, missing values (None, NA) as NaN.
+
+    Sparse matrices pass through when ``sparse``; non-numeric values raise ValueError.
+    """
+    if sp.issparse(X):
+        if not sparse:
+            raise TypeError("this family needs dense data; pass a dense array.")
+        return X
+    X = np.asarray(X)
+    if X.dtype.kind in "fiub":
+        return X.astype(np.float64, copy=False)
+    out = np.empty(X.shape, dtype=np.float64)
+    missing = missing_mask(X)
+    out[missing] = np.nan
+    try:
+        out[~missing] = X[~missing].astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"a numeric column block holds values that are not numbers ({exc}); model "
+            "those columns as categorical instead."
+        ) from exc
+    return out

@@ -106,7 +106,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         try:
-            X, y = validate_Xy(self, X, y, reset=True)
+            like = self._make_likelihood()
+            X, y = validate_Xy(self, X, y, reset=True, kind=like.input_kind)
             w = check_sample_weight(sample_weight, X)
             classes, y_idx = fit_labels(y)
             self._check_classes(classes)
@@ -117,7 +118,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                     "give them positive weights or leave them out of y."
                 )
             decision = self._decision(classes, counts)  # bad priors or loss: before fitting
-            likelihood = self._make_likelihood().fit(X, y_idx, len(classes), w)
+            likelihood = like.fit(X, y_idx, len(classes), w)
         except Exception:
             self._forget()  # a failed fit leaves an unfitted estimator, not a mixed one
             raise
@@ -162,14 +163,14 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         else:
             classes = self.classes_
         self._check_classes(classes)
-        X, y = validate_Xy(self, X, y, reset=first, min_samples=1)
+        like = self._make_likelihood() if first else self.likelihood_
+        X, y = validate_Xy(self, X, y, reset=first, min_samples=1, kind=like.input_kind)
         w = check_sample_weight(sample_weight, X)
         y_idx = encode_labels(y, classes)
         counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
         if not first:
             counts += self.class_count_
         decision = self._decision(classes, counts)  # validated before any state changes
-        like = self._make_likelihood() if first else self.likelihood_
         like.partial_fit(X, y_idx, len(classes), w)
         self.classes_, self.class_count_, self.likelihood_ = classes, counts, like
         return self._set(decision)
@@ -235,7 +236,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     def _validated(self, X):
         self._ready()
-        return validate_X(self, X, reset=False)
+        return validate_X(self, X, reset=False, kind=self.likelihood_.input_kind)
 
     def _prior(self, priors) -> np.ndarray:
         """The priors to decide under: the fitted ones, or ``priors`` given at prediction."""
@@ -261,6 +262,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         for rows, joint in self.likelihood_.class_major_blocks(X, relative=relative):
             joint += log_prior
             if not np.isfinite(joint.max(axis=0)).all():
+                reason = self.likelihood_.describe_impossible(X[rows])
+                if reason:
+                    raise ValueError(reason)
                 raise ValueError(
                     "X has values so far from every class that their densities overflow "
                     "(no finite log-likelihood); rescale the features (e.g. standardise "
@@ -391,4 +395,13 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = True
+        try:
+            like = self._make_likelihood()
+        except (TypeError, ValueError):
+            return tags
+        kind = like.input_kind
+        tags.input_tags.allow_nan = kind != "dense"
+        tags.input_tags.sparse = kind == "sparse"
+        tags.input_tags.categorical = kind == "any"
+        tags.input_tags.positive_only = bool(like.positive_only)
         return tags

@@ -19,10 +19,43 @@ BLOCK_BYTES = 1 << 23
 
 
 class Likelihood(BaseEstimator):
-    """Base of the class-conditional densities p(x|w) (see the module docstring)."""
+    """Base of the class-conditional densities p(x|w) (see the module docstring).
+
+    Families with additive statistics implement ``statistics(X, y, n_classes,
+    sample_weight)`` (an object with ``merge(other)``) and ``set_statistics(stats)``
+    (smoothing and regularisation applied there); ``fit`` and ``partial_fit`` below are
+    then one path.
+    """
+
+    #: what X may hold (see ``bayesrule._validation.INPUT_KINDS``): "dense" finite
+    #: floats, "missing" floats with NaN, "sparse" also scipy sparse, "any" hashables.
+    input_kind = "dense"
+    #: True when X must be non-negative (counts)
+    positive_only = False
 
     def check_ready(self) -> None:
         """Raise ValueError when the parameters are not determined yet."""
+
+    def fit(self, X, y, n_classes, sample_weight=None):
+        """Estimate the densities of ``n_classes`` classes from ``X`` and class indices ``y``."""
+        return self.set_statistics(self.statistics(X, y, n_classes, sample_weight))
+
+    def partial_fit(self, X, y, n_classes, sample_weight=None):
+        """Add a block of data to the statistics and re-derive the parameters."""
+        stats = self.statistics(X, y, n_classes, sample_weight)
+        if getattr(self, "stats_", None) is not None:
+            stats = self.stats_.merge(stats)
+        return self.set_statistics(stats)
+
+    def coerce(self, X):
+        """``X`` (a column block of a table, see ``Product``) as this family evaluates it."""
+        from .._validation import as_float_block
+
+        return as_float_block(X, sparse=self.input_kind == "sparse")
+
+    def describe_impossible(self, X) -> str | None:
+        """Why some row of ``X`` has no finite log-likelihood in any class, or None."""
+        return None
 
     def class_major_blocks(self, X, *, relative: bool) -> Iterator[tuple[slice, np.ndarray]]:
         """Row slices of ``X`` and their log-likelihoods, shape (C, rows) each.
