@@ -8,6 +8,8 @@ Estimators follow scikit-learn's conventions; see ``DESIGN.md`` for the contract
 from .classifier import BayesClassifier
 from .decision import LossMatrix
 from .estimators import GaussianNB, LinearDiscriminant, NearestMean, QuadraticDiscriminant
+from .mixed import MixedNB
+from .naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, KernelNB, MultinomialNB
 from .posterior import bayes
 from .report import report
 
@@ -15,9 +17,15 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BayesClassifier",
+    "BernoulliNB",
+    "CategoricalNB",
+    "ComplementNB",
     "GaussianNB",
+    "KernelNB",
     "LinearDiscriminant",
     "LossMatrix",
+    "MixedNB",
+    "MultinomialNB",
     "NearestMean",
     "QuadraticDiscriminant",
     "bayes",

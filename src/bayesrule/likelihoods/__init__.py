@@ -5,6 +5,20 @@ Every likelihood object fits from data and class indices, keeps additive statist
 """
 
 from .covariance import STRUCTURES, Structure, get_structure
+from .bernoulli import Bernoulli
+from .categorical import Categorical
 from .gaussian import Gaussian
+from .kernel import Kernel
+from .multinomial import Complement, Multinomial
 
-__all__ = ["Gaussian", "STRUCTURES", "Structure", "get_structure"]
+__all__ = [
+    "Bernoulli",
+    "Categorical",
+    "Complement",
+    "Gaussian",
+    "Kernel",
+    "Multinomial",
+    "STRUCTURES",
+    "Structure",
+    "get_structure",
+]
