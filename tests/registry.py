@@ -1,9 +1,17 @@
 """Every estimator, with the settings the contract tests run it under."""
 
+import numpy as np
+
 from bayesrule import (
     BayesClassifier,
+    BernoulliNB,
+    CategoricalNB,
+    ComplementNB,
     GaussianNB,
+    KernelNB,
     LinearDiscriminant,
+    MixedNB,
+    MultinomialNB,
     NearestMean,
     QuadraticDiscriminant,
 )
@@ -24,6 +32,12 @@ DEFAULTS = {
     "LinearDiscriminant()": LinearDiscriminant,
     "LinearDiscriminant(shrinkage='auto')": lambda: LinearDiscriminant(shrinkage="auto"),
     "BayesClassifier()": BayesClassifier,
+    "BernoulliNB()": BernoulliNB,
+    "MultinomialNB()": MultinomialNB,
+    "ComplementNB()": ComplementNB,
+    "CategoricalNB()": CategoricalNB,
+    "KernelNB()": KernelNB,
+    "MixedNB()": MixedNB,
 }
 
 # scikit-learn's sample-weight checks fit on 16 points where one feature is constant
@@ -39,4 +53,65 @@ SINGULAR_CHECK_DATA = {
         "check_sample_weights_not_overwritten",
         "check_sample_weight_equivalence_on_dense_data",
     )
+}
+
+
+# ---------------------------------------------------------------------------- naive Bayes
+def _labels(y):
+    return np.array(["ant", "bee", "cat"])[y]
+
+
+def _binary(n, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.choice(3, size=n, p=[0.45, 0.35, 0.2])
+    p = np.random.default_rng(99).uniform(0.1, 0.9, size=(3, 12))
+    return (rng.random((n, 12)) < p[y]).astype(float), _labels(y)
+
+
+def _counts(n, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.choice(3, size=n, p=[0.45, 0.35, 0.2])
+    rates = np.random.default_rng(98).gamma(1.0, 1.0, size=(3, 15))
+    return rng.poisson(rates[y]).astype(float), _labels(y)
+
+
+VALUES = np.array(["low", "mid", "high", "top"], dtype=object)
+
+
+def _categories(n, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.choice(3, size=n, p=[0.45, 0.35, 0.2])
+    p = np.random.default_rng(97).dirichlet(np.ones(4), size=(3, 6))  # (C, d, values)
+    codes = (rng.random((n, 6, 1)) > np.cumsum(p[y], axis=2)).sum(axis=2)
+    return VALUES[np.minimum(codes, 3)], _labels(y)
+
+
+def _continuous(n, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.choice(3, size=n, p=[0.45, 0.35, 0.2])
+    centres = np.array([[0.0, 0.0, 1.0], [2.0, 1.0, -1.0], [0.5, 2.5, 0.0]])
+    X = centres[y] + rng.standard_normal((n, 3)) * (0.8 + 0.2 * y[:, None])
+    X[:, 2] += np.where(rng.random(n) < 0.5, -1.5, 1.5)  # bimodal third feature
+    return X, _labels(y)
+
+
+def _mixed(n, seed):
+    Xc, y = _continuous(n, seed)
+    cats, same = _categories(n, seed)  # the same seed draws the same classes first
+    assert np.array_equal(y, same)
+    X = np.empty((n, 4), dtype=object)
+    X[:, :2] = Xc[:, :2]
+    X[:, 2:] = cats[:, :2]
+    return X, y
+
+
+#: name -> (factory, data maker (n, seed) -> (X, y), the family's kind of data)
+NAIVE_BAYES = {
+    "BernoulliNB": (lambda: BernoulliNB(), _binary, "binary"),
+    "MultinomialNB": (lambda: MultinomialNB(), _counts, "counts"),
+    "ComplementNB": (lambda: ComplementNB(), _counts, "counts"),
+    "CategoricalNB": (lambda: CategoricalNB(), _categories, "categorical"),
+    "KernelNB": (lambda: KernelNB(), _continuous, "continuous"),
+    "GaussianNB": (lambda: GaussianNB(), _continuous, "continuous"),
+    "MixedNB": (lambda: MixedNB(), _mixed, "mixed"),
 }

@@ -26,8 +26,11 @@ def data():
     return X, y
 
 
-@pytest.mark.parametrize("make", ALL)
-@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize(
+    ("make", "bad"),
+    # GaussianNB takes NaN as a missing value (test_nan_is_missing_for_gaussian_nb)
+    [(m, b) for b in (np.nan, np.inf, -np.inf) for m in ALL if not (m is GaussianNB and b != b)],
+)
 def test_nan_or_inf_in_X(make, bad, data):
     X, y = data
     X = X.copy()
@@ -37,6 +40,17 @@ def test_nan_or_inf_in_X(make, bad, data):
     model = make().fit(data[0], y)
     with pytest.raises(ValueError, match="NaN|infinity"):
         model.predict_proba(X)
+
+
+def test_nan_is_missing_for_gaussian_nb(data):
+    X, y = data
+    X = X.copy()
+    X[5, 1] = np.nan
+    model = GaussianNB().fit(X, y)  # feature 1 of row 5 is left out
+    np.testing.assert_allclose(model.theta_[0, 1], np.delete(X[:20, 1], 5).mean(), rtol=1e-13)
+    proba = model.predict_proba(X)
+    assert np.isfinite(proba).all()
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
 
 
 @pytest.mark.parametrize("make", ALL)

@@ -8,11 +8,21 @@ from pathlib import Path
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
-def tour_code() -> str:
-    text = README.read_text()
-    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+def python_blocks() -> list[str]:
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
     assert blocks, "the README has no python block"
-    return blocks[0]
+    return blocks
+
+
+def tour_code() -> str:
+    return python_blocks()[0]
+
+
+def run(code: str) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(README), "exec"), {})
+    return out.getvalue()
 
 
 def test_readme_starts_with_the_two_commands():
@@ -21,11 +31,15 @@ def test_readme_starts_with_the_two_commands():
 
 
 def test_tour_runs_and_prints_the_decisions():
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(tour_code(), str(README), "exec"), {})
-    text = out.getvalue()
+    text = run(tour_code())
     assert "['apple']" in text and "['orange']" in text
     assert "Overall" in text and "Reject (%)" in text
     assert "w0 (intercept_)" in text
     assert len(tour_code().strip().splitlines()) <= 22
+
+
+def test_naive_bayes_example_reproduces_the_seeds():
+    text = run(python_blocks()[1])
+    assert "['Sports']" in text
+    assert "['P']" in text
+    assert "('gaussian', ['length'])" in text and "('categorical', ['colour'])" in text

@@ -6,6 +6,7 @@ import numbers
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils import assert_all_finite
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, column_or_1d, validate_data
 
@@ -41,17 +42,21 @@ def _as_numeric(estimator, X, y="no_validation", *, reset: bool, min_samples: in
 def validate_X(estimator, X, *, reset: bool = False, kind: str = "dense"):
     """Check X for a likelihood's ``input_kind``, with the fitted number of features."""
     if kind == "any":
+        table = as_table(X, min_samples=1)
         validate_data(estimator, X, reset=reset, skip_check_array=True)
-        return as_table(X, min_samples=1)
+        return table
     return _as_numeric(estimator, X, reset=reset, min_samples=1, kind=kind)
 
 
 def validate_Xy(estimator, X, y, *, reset: bool = True, min_samples: int = 2, kind: str = "dense"):
     """Check X and y together; y must hold classification labels of matching length."""
     if kind == "any":
+        table = as_table(X, min_samples=min_samples)
         validate_data(estimator, X, reset=reset, skip_check_array=True)
-        X = as_table(X, min_samples=min_samples)
+        X = table
         y = column_or_1d(np.asarray(y), warn=True)
+        if y.dtype.kind in "fc":
+            assert_all_finite(y, input_name="y")
         if y.shape[0] != X.shape[0]:
             raise ValueError(
                 f"X and y have inconsistent numbers of samples: {X.shape[0]} rows and "
@@ -91,13 +96,14 @@ def as_table(X, *, min_samples: int = 1) -> np.ndarray:
         if table.dtype.kind in "USV":
             table = table.astype(object)
         elif table.dtype.kind == "c":
-            raise ValueError("X has complex values; categories must be real or hashable.")
+            raise ValueError("Complex data not supported: X has complex values.")
         elif table.dtype.kind not in "fiubO":
             table = table.astype(object)
     if table.ndim != 2:
         raise ValueError(
-            f"Expected a 2D array, got {table.ndim}D array instead; reshape your data, "
-            "e.g. with array.reshape(-1, 1) for a single feature."
+            f"Expected a 2D array, got {table.ndim}D array instead. Reshape your data "
+            "either using array.reshape(-1, 1) for a single feature or "
+            "array.reshape(1, -1) for a single sample."
         )
     n, d = table.shape
     if n < min_samples:

@@ -15,6 +15,11 @@ layouts exist, chosen by what the covariance structure needs:
 * ``"tied"``: the pooled within-class scatter, shape ``(d, d)``;
 * ``"diag"``: the diagonal of each class scatter, shape ``(C, d)``.
 
+Diagonal statistics also take missing values (NaN): a block with NaN counts, averages
+and scatters each feature over the rows where it is observed, so its ``count`` is per
+class *and* feature, shape ``(C, d)``; complete blocks keep ``(C,)`` counts, and
+:func:`merge` broadcasts one to the other (the rule above holds feature by feature).
+
 Examples
 --------
 >>> import numpy as np
@@ -64,10 +69,11 @@ class ClassMoments:
 
     Parameters
     ----------
-    count : ndarray of shape (C,)
-        Sum of sample weights per class.
+    count : ndarray of shape (C,) or (C, d)
+        Sum of sample weights per class; per class and feature, over the rows where the
+        feature is observed, once some block had missing values ("diag" only).
     mean : ndarray of shape (C, d)
-        Weighted mean per class (zero for a class with no weight yet).
+        Weighted mean per class (zero where there is no weight yet).
     scatter : ndarray
         Centred scatter ``sum_k w_k (x_k - mean)(x_k - mean)^T`` in the layout of ``kind``.
     kind : {"full", "tied", "diag"}
@@ -87,13 +93,30 @@ class ClassMoments:
     def n_features(self) -> int:
         return self.mean.shape[1]
 
+    @property
+    def per_feature(self) -> bool:
+        """Whether counts are per class and feature (some block had missing values)."""
+        return self.count.ndim == 2
+
+    def merge(self, other: ClassMoments) -> ClassMoments:
+        """The statistics of both blocks (see :func:`merge`)."""
+        return merge(self, other)
+
     def total_mean(self) -> np.ndarray:
-        """Weighted mean of all samples, whatever their class."""
+        """Weighted mean of all (observed) values of each feature, whatever their class."""
+        if self.per_feature:
+            return _ratio((self.count * self.mean).sum(axis=0), self.count.sum(axis=0))
         return self.count @ self.mean / self.count.sum()
 
     def total_variance(self) -> np.ndarray:
-        """ML variance of each feature over all samples, whatever their class."""
+        """ML variance of each feature over all (observed) values, whatever their class.
+
+        NaN for a feature that has no observed value at all.
+        """
         mu = self.total_mean()
+        if self.per_feature:
+            between = (self.count * (self.mean - mu) ** 2).sum(axis=0)
+            return _ratio(self.scatter.sum(axis=0) + between, self.count.sum(axis=0))
         between = self.count @ (self.mean - mu) ** 2
         if self.kind == "full":
             within = np.einsum("cjj->j", self.scatter)
@@ -102,6 +125,11 @@ class ClassMoments:
         else:
             within = self.scatter.sum(axis=0)
         return (within + between) / self.count.sum()
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den``, NaN where ``den`` is 0 (no observed value), without warnings."""
+    return np.divide(num, den, out=np.full(np.shape(num), np.nan), where=den > 0)
 
 
 def empty(n_classes: int, n_features: int, kind: str) -> ClassMoments:
@@ -132,6 +160,8 @@ def class_moments(
     Rows are processed in blocks of bounded size, combined with :func:`merge`. Full and
     tied blocks are centred on their own class means; diagonal blocks use shifted sums
     with an exact fallback where they would cancel (see ``CANCELLATION_LIMIT``).
+    Diagonal statistics take NaN as missing (counts then per class and feature); full
+    and tied ones refuse it with a ValueError.
 
     Parameters
     ----------
@@ -158,6 +188,12 @@ def class_moments(
         w = None if sample_weight is None else sample_weight[start:stop]
         block = _moments_of_block(X[start:stop], y[start:stop], n_classes, w, kind, work)
         total = block if start == 0 else merge(total, block)
+    if kind != "diag" and not np.isfinite(total.mean).all() and np.isnan(X).any():
+        raise ValueError(
+            f"X contains NaN (missing values), which {kind!r} statistics (a dense "
+            "covariance) cannot leave out; impute them, or use a diagonal model "
+            "(GaussianNB) that marginalises missing features."
+        )
     return total
 
 
@@ -213,11 +249,17 @@ def _diagonal_block(X, y, w, count, work: _Workspace) -> ClassMoments:
     Sums of ``x - r`` and ``(x - r)^2`` for a fixed reference ``r`` give the centred sums
     as ``S2 - S1^2 / n``; classes where that subtraction would lose more than about two
     digits are recomputed exactly, so the result is accurate to about 1e-12 whatever the
-    offset of the data.
+    offset of the data. A block with NaN (its sums are NaN) is redone over the observed
+    values only, with counts per class and feature.
     """
     n, d = X.shape
     if work.reference is None:
-        work.reference = np.asarray(X.mean(axis=0), dtype=np.float64)
+        ref = np.asarray(X.mean(axis=0), dtype=np.float64)
+        if np.isnan(ref).any():  # missing values: the mean of the observed ones
+            observed = ~np.isnan(X)
+            ref = _ratio(np.where(observed, X, 0.0).sum(axis=0), observed.sum(axis=0))
+            ref[np.isnan(ref)] = 0.0
+        work.reference = ref
     ref = work.reference
     shifted, squares = work.resid[:n], work.squares[:n]
     np.subtract(X, ref, out=shifted)
@@ -227,17 +269,37 @@ def _diagonal_block(X, y, w, count, work: _Workspace) -> ClassMoments:
     onehot = csc_array(
         (work.ones[:n] if w is None else w, y, work.rows[: n + 1]), shape=(len(count), n)
     )
-    s1, s2 = onehot @ shifted, onehot @ squares
+    s1 = onehot @ shifted
+    observed = None
+    if np.isnan(s1).any() and np.isnan(X).any():  # missing values: observed ones only
+        observed = ~np.isnan(X)
+        np.copyto(shifted, 0.0, where=~observed)
+        np.copyto(squares, 0.0, where=~observed)
+        s1 = onehot @ shifted
+        count = onehot @ observed.astype(np.float64)
+    s2 = onehot @ squares
     present = count > 0
-    shifted_mean = np.divide(s1, count[:, None], out=np.zeros_like(s1), where=present[:, None])
+    if observed is None:
+        present = np.broadcast_to(present[:, None], s1.shape)
+    shifted_mean = np.divide(
+        s1, count.reshape(len(count), -1), out=np.zeros_like(s1), where=present
+    )
     scatter = s2 - s1 * shifted_mean
     unsafe = ((scatter * CANCELLATION_LIMIT <= s2) & (s2 > 0)) | ~np.isfinite(scatter)
-    mean = np.where(present[:, None], shifted_mean + ref, 0.0)
-    for c in np.flatnonzero(unsafe.any(axis=1) & present):  # exact two-pass moments
+    mean = np.where(present, shifted_mean + ref, 0.0)
+    for c in np.flatnonzero(unsafe.any(axis=1) & present.any(axis=1)):  # exact two-pass
         rows = y == c
         weights = np.ones((int(rows.sum()), 1)) if w is None else w[rows][:, None]
-        mean[c] = (weights * X[rows]).sum(axis=0) / count[c]
-        resid = X[rows] - mean[c]
+        values = X[rows]
+        if observed is None:
+            mean[c] = (weights * values).sum(axis=0) / count[c]
+            resid = values - mean[c]
+        else:
+            weights = weights * observed[rows]
+            values = np.where(observed[rows], values, 0.0)
+            mean[c] = _ratio((weights * values).sum(axis=0), count[c])
+            mean[c, ~present[c]] = 0.0
+            resid = np.where(observed[rows], values - mean[c], 0.0)
         scatter[c] = (weights * resid * resid).sum(axis=0)
     return ClassMoments(count, mean, scatter, "diag")
 
@@ -254,7 +316,8 @@ def merge(a: ClassMoments, b: ClassMoments) -> ClassMoments:
     Parameters
     ----------
     a, b : ClassMoments
-        Statistics with the same classes, features and kind.
+        Statistics with the same classes, features and kind; per-class counts merge with
+        per-class-and-feature ones (diagonal statistics with missing values).
 
     Returns
     -------
@@ -265,9 +328,18 @@ def merge(a: ClassMoments, b: ClassMoments) -> ClassMoments:
             f"cannot merge statistics of kind {a.kind!r} with shape {a.mean.shape} "
             f"and kind {b.kind!r} with shape {b.mean.shape}"
         )
-    n = a.count + b.count
+    count_a, count_b = a.count, b.count
+    if count_a.ndim != count_b.ndim:  # per-class counts meet per-feature ones
+        count_a, count_b = (
+            np.broadcast_to(c.reshape(len(c), -1), a.mean.shape) for c in (count_a, count_b)
+        )
+    n = count_a + count_b
     safe = np.where(n > 0, n, 1.0)
     delta = b.mean - a.mean
+    if n.ndim == 2:  # per class and feature (diagonal statistics with missing values)
+        mean = a.mean + delta * (count_b / safe)
+        scatter = a.scatter + b.scatter + (count_a * count_b / safe) * delta * delta
+        return ClassMoments(n, mean, scatter, a.kind)
     mean = a.mean + delta * (b.count / safe)[:, None]
     f = a.count * b.count / safe
     if a.kind == "diag":

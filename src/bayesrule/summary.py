@@ -7,10 +7,26 @@ import numpy as np
 from .likelihoods import get_structure
 
 
-def _block(title: str, array) -> list[str]:
+def block(title: str, array) -> list[str]:
     array = np.asarray(array) + 0.0  # no "-0." entries
     text = np.array2string(array, precision=6, suppress_small=False, max_line_width=88)
     return [f"  {title}:", *("    " + line for line in text.splitlines())]
+
+
+def describe_likelihood(like, classes: list, feature_names: list[str]) -> list[str]:
+    """Lines of a fitted likelihood's parameters, per class (Gaussians: mean, covariance)."""
+    if hasattr(like, "describe"):
+        return like.describe(classes, feature_names)
+    structure = get_structure(like.covariance)
+    lines = [f"Gaussian, covariance={like.covariance!r}; features {', '.join(feature_names)}"]
+    if structure.tied:
+        lines += block(f"shared covariance ({structure.name})", like.covariances_)
+    for c, label in enumerate(classes):
+        lines.append(f"class {label}:")
+        lines += block("mean", like.means_[c])
+        if not structure.tied:
+            lines += block(f"covariance ({structure.name})", like.covariances_[c])
+    return lines
 
 
 def summarize(estimator) -> str:
@@ -30,13 +46,17 @@ def summarize(estimator) -> str:
     ):
         lines.append(f"  {str(label):<12} {n:<12g} {p:.6g}")
     actions = ", ".join(map(str, estimator.actions_.tolist()))
-    lines += _block(
+    lines += block(
         f"loss matrix (rows: actions {actions}; columns: classes)", estimator.loss_.matrix
     )
+    if not hasattr(like, "covariance"):  # not a Gaussian: the family describes itself
+        names = names if names is not None else [f"x{j}" for j in range(estimator.n_features_in_)]
+        lines += describe_likelihood(like, estimator.classes_.tolist(), [str(n) for n in names])
+        return "\n".join(lines)
     structure = get_structure(like.covariance)
     cov = like.covariances_
     if structure.tied:
-        lines += _block(f"shared covariance ({structure.name})", cov)
+        lines += block(f"shared covariance ({structure.name})", cov)
     coefs = None
     if hasattr(estimator, "coef_"):
         if structure.dense:
@@ -46,13 +66,13 @@ def summarize(estimator) -> str:
         coefs = (W, estimator.coef_, estimator.intercept_)
     for c, label in enumerate(estimator.classes_.tolist()):
         lines.append(f"class {label}:")
-        lines += _block("mean", like.means_[c])
+        lines += block("mean", like.means_[c])
         if not structure.tied:
-            lines += _block(f"covariance ({structure.name})", cov[c])
+            lines += block(f"covariance ({structure.name})", cov[c])
         if coefs is not None:
             name = "W (quadratic_coef_)" if structure.dense else "diagonal of W (quadratic_coef_)"
-            lines += _block(name, coefs[0][c])
-            lines += _block("w (coef_)", coefs[1][c])
+            lines += block(name, coefs[0][c])
+            lines += block("w (coef_)", coefs[1][c])
             lines.append(f"  w0 (intercept_): {coefs[2][c]:.8g}")
     if getattr(like, "epsilon_", 0):
         lines.append(f"regularisation added to variances: {like.epsilon_:.6g}")

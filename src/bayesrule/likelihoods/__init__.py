@@ -4,9 +4,9 @@ Every likelihood object fits from data and class indices, keeps additive statist
 ``stats_``, and evaluates ``log_likelihood(X) -> (n, C)``.
 """
 
-from .covariance import STRUCTURES, Structure, get_structure
 from .bernoulli import Bernoulli
 from .categorical import Categorical
+from .covariance import STRUCTURES, Structure, get_structure
 from .gaussian import Gaussian
 from .kernel import Kernel
 from .multinomial import Complement, Multinomial

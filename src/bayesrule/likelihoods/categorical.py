@@ -1,11 +1,396 @@
-"""(being written)"""
+"""Categorical class-conditional densities: ``p(x|c) = prod_j P(x_j | c)`` over any values.
 
-from .base import Likelihood
+Each feature takes values from a finite set (strings, booleans, numbers, pandas
+categories, or a mix of these). The statistics are, per feature, the sorted values seen
+in training and a (C, O_j) table of weighted counts; two blocks merge by the union of
+their values, so ``fit`` equals merged ``partial_fit`` batches even when the batches see
+different values. Parameters are the Lidstone estimates of seed 002 (eq. 11)
+
+    P(x_j = v | c) = (N_cjv + alpha) / (N_cj + alpha O_j),
+
+``N_cj`` the weight of class c's samples where feature j is observed and ``O_j`` the
+number of values feature j took in training. Missing values (NaN, None, pandas NA) drop
+out of the statistics and out of the product.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validation import as_table, missing_mask
+from .base import BLOCK_BYTES, Likelihood
+
+#: what a value never seen in training may do (the ``unseen`` parameter)
+UNSEEN = ("smooth", "ignore", "error")
+
+#: features shown by ``describe`` (the rest are counted)
+DESCRIBE_FEATURES = 20
 
 
+# --------------------------------------------------------------------------- values
+def _numeric(a: np.ndarray) -> bool:
+    return a.dtype.kind in "biuf"
+
+
+def _sorted(values) -> np.ndarray:
+    """Distinct hashable values as a sorted object array (by type name where mixed)."""
+    values = list(values)
+    for key in (None, lambda v: (type(v).__name__, v), lambda v: (type(v).__name__, repr(v))):
+        try:
+            values.sort(key=key)
+            break
+        except TypeError:
+            continue
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _unhashable(j: int, values, exc: Exception) -> TypeError:
+    bad = next((v for v in values if getattr(type(v), "__hash__", None) is None), None)
+    return TypeError(
+        f"feature {j} holds the unhashable value {bad!r} ({type(bad).__name__}): each "
+        "category argument must be a string or a number (or another hashable value) "
+        f"({exc})."
+    )
+
+
+def _union(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.size == 0:
+        return b
+    if b.size == 0:
+        return a
+    if _numeric(a) and _numeric(b):
+        return np.union1d(a, b)
+    return _sorted(dict.fromkeys([*a.tolist(), *b.tolist()]))
+
+
+def _lookup(categories: np.ndarray, values: np.ndarray, j: int, index=None) -> np.ndarray:
+    """Position of each (observed) value among ``categories``; -1 where unseen.
+
+    ``index`` may give the mapping value -> position of ``categories`` (built if None).
+    """
+    if categories.size == 0:
+        return np.full(values.shape[0], -1, dtype=np.intp)
+    if _numeric(categories) and _numeric(values):
+        pos = np.searchsorted(categories, values).clip(max=categories.size - 1)
+        return np.where(categories[pos] == values, pos, -1)
+    if index is None:
+        index = {v: i for i, v in enumerate(categories.tolist())}
+    items = values.tolist()
+    try:
+        return np.fromiter((index.get(v, -1) for v in items), dtype=np.intp, count=len(items))
+    except TypeError as exc:
+        raise _unhashable(j, items, exc) from exc
+
+
+def _encode(column: np.ndarray, j: int, keep=None):
+    """Sorted distinct values of a column, each kept value's code, and the kept mask."""
+    observed = ~missing_mask(column)
+    if keep is not None:
+        observed &= keep
+    values = column[observed]
+    if _numeric(column):
+        categories, codes = np.unique(values, return_inverse=True)
+        return categories, codes.ravel(), observed
+    index: dict = {}
+    items = values.tolist()
+    try:
+        first = np.fromiter(
+            (index.setdefault(v, len(index)) for v in items), dtype=np.intp, count=len(items)
+        )
+    except TypeError as exc:
+        raise _unhashable(j, items, exc) from exc
+    categories = _sorted(index)
+    rank = np.empty(len(index), dtype=np.intp)
+    rank[[index[v] for v in categories.tolist()]] = np.arange(len(index))
+    return categories, rank[first], observed
+
+
+# --------------------------------------------------------------------------- statistics
+@dataclass
+class CategoryCounts:
+    """Per feature: the sorted values seen, and their weighted counts per class (C, O_j)."""
+
+    categories: list
+    counts: list
+
+    def merge(self, other: CategoryCounts) -> CategoryCounts:
+        """The statistics of both blocks together (values: the union; counts realigned)."""
+        if len(self.counts) != len(other.counts):
+            raise ValueError(
+                f"cannot merge statistics of {len(self.counts)} and {len(other.counts)} features."
+            )
+        categories, counts = [], []
+        for j, (a, ca, b, cb) in enumerate(
+            zip(self.categories, self.counts, other.categories, other.counts, strict=True)
+        ):
+            union = _union(a, b)
+            table = np.zeros((ca.shape[0], union.size))
+            table[:, _lookup(union, a, j)] += ca
+            table[:, _lookup(union, b, j)] += cb
+            categories.append(union)
+            counts.append(table)
+        return CategoryCounts(categories, counts)
+
+
+# --------------------------------------------------------------------------- the family
 class Categorical(Likelihood):
-    """(being written)"""
+    """Categorical class-conditional densities, one independent categorical per feature.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        Lidstone lambda: ``(N_cjv + alpha) / (N_cj + alpha O_j)``. 1 is Laplace
+        smoothing, 0 the maximum-likelihood estimates (a value never seen with a class
+        then makes that class impossible).
+    unseen : {"smooth", "ignore", "error"}, default="smooth"
+        A value that feature j never took in training: "smooth" gives it count 0 in the
+        formula above, ``alpha / (N_cj + alpha O_j)``; "ignore" drops the feature for
+        that sample (as a missing value); "error" raises ValueError naming the feature
+        and the value.
+
+    Attributes
+    ----------
+    categories_ : list of ndarray
+        The values of each feature seen in training (with positive weight), sorted;
+        numeric arrays for numeric columns, object arrays otherwise.
+    category_count_ : list of ndarray of shape (C, O_j)
+        Weighted count of each value per class.
+    feature_log_prob_ : list of ndarray of shape (C, O_j)
+        ``ln P(x_j = v | c)``.
+    unseen_log_prob_ : ndarray of shape (C, d)
+        What an unseen value adds to ``ln p(x|c)`` under the ``unseen`` policy.
+
+    Notes
+    -----
+    With ``alpha=0`` a class that never observed feature j gets the limit of the
+    formula as alpha goes to 0: every value ``1 / O_j``. A feature never observed in
+    training (``O_j = 0``) adds nothing for any class.
+
+    Examples
+    --------
+    Seed 002's hiking data, and a weather never seen in training:
+
+    >>> import numpy as np
+    >>> from bayesrule.likelihoods import Categorical
+    >>> X = np.array([["sunny", "unhappy", "free"], ["sunny", "happy", "free"],
+    ...               ["rainy", "happy", "free"], ["sunny", "unhappy", "busy"],
+    ...               ["rainy", "unhappy", "busy"]], dtype=object)
+    >>> y = np.array([1, 1, 0, 1, 0])           # 0: N, 1: P
+    >>> cat = Categorical(alpha=1).fit(X, y, n_classes=2)
+    >>> cat.categories_[0]
+    array(['rainy', 'sunny'], dtype=object)
+    >>> np.exp(cat.feature_log_prob_[0]).round(3)  # rows: N, P; columns: rainy, sunny
+    array([[0.75, 0.25],
+           [0.2 , 0.8 ]])
+    >>> query = np.array([["windy", "happy", "free"]], dtype=object)
+    >>> np.exp(cat.log_likelihood(query)).round(4)  # (1/4)(1/2)(1/2), (1/5)(2/5)(3/5)
+    array([[0.0625, 0.048 ]])
+    """
+
+    input_kind = "any"
 
     def __init__(self, alpha=1.0, unseen="smooth"):
         self.alpha = alpha
         self.unseen = unseen
+
+    def coerce(self, X):
+        """``X`` as a 2-D table: numeric arrays stay numeric, anything else is object."""
+        if isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "biufO":
+            return X
+        return as_table(X, min_samples=0)
+
+    def _check_params(self) -> float:
+        alpha = self.alpha
+        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
+            raise TypeError(f"alpha must be a number >= 0 (e.g. 1.0), got {alpha!r}")
+        if not np.isfinite(alpha) or alpha < 0:
+            raise ValueError(
+                f"alpha must be a finite number >= 0 (0: maximum likelihood, 1: Laplace "
+                f"smoothing), got {alpha!r}"
+            )
+        if not isinstance(self.unseen, str) or self.unseen not in UNSEEN:
+            raise ValueError(
+                f"unseen must be one of {', '.join(map(repr, UNSEEN))}, got {self.unseen!r}"
+            )
+        return float(alpha)
+
+    # ----------------------------------------------------------------- statistics
+    def statistics(self, X, y, n_classes, sample_weight=None) -> CategoryCounts:
+        """Per feature the values seen and their weighted counts per class."""
+        self._check_params()
+        X = self.coerce(X)
+        y = np.asarray(y, dtype=np.intp)
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        keep = None if w is None else w > 0  # zero-weight rows add no values either
+        categories, counts = [], []
+        for j in range(X.shape[1]):
+            values, codes, observed = _encode(X[:, j], j, keep)
+            size = n_classes * values.size
+            index = y[observed] * values.size + codes
+            weights = None if w is None else w[observed]
+            table = np.bincount(index, weights=weights, minlength=size)
+            categories.append(values)
+            counts.append(table.astype(np.float64).reshape(n_classes, values.size))
+        return CategoryCounts(categories, counts)
+
+    def set_statistics(self, stats: CategoryCounts):
+        """Lidstone estimates from the counts (smoothing applied here only)."""
+        alpha = self._check_params()
+        logs, unseen, tables = [], [], []
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for counts in stats.counts:
+                n_classes, size = counts.shape
+                total = counts.sum(axis=1, keepdims=True)  # N_cj
+                num, den = counts + alpha, total + alpha * size
+                if alpha == 0:  # a class that never observed the feature: the limit 1/O_j
+                    empty = total[:, 0] <= 0
+                    num[empty], den[empty] = 1.0, size
+                log_prob = np.log(num) - np.log(den)
+                if size == 0 or self.unseen == "ignore":
+                    new = np.zeros(n_classes)
+                else:
+                    new = np.log(np.where(den[:, 0] > 0, alpha, 1.0) / den[:, 0])
+                    if alpha == 0:
+                        new[empty] = -np.log(size)
+                logs.append(log_prob)
+                unseen.append(new)
+                # columns: the values, then "unseen", then "missing" (adds 0)
+                tables.append(np.column_stack([log_prob, new, np.zeros(n_classes)]))
+        self.categories_ = list(stats.categories)
+        self.category_count_ = list(stats.counts)
+        self.feature_log_prob_ = logs
+        self.unseen_log_prob_ = np.column_stack(unseen)
+        self._tables = tables
+        self._indexes = {}  # feature -> {value: position}, built when first needed
+        self.stats_ = stats
+        return self
+
+    # ----------------------------------------------------------------- evaluation
+    @property
+    def n_classes_(self) -> int:
+        return self.category_count_[0].shape[0]
+
+    def _row_block(self, n_features: int) -> int:
+        return max(64, BLOCK_BYTES // (8 * (2 * self.n_classes_ + 4)))
+
+    def _codes(self, column: np.ndarray, j: int) -> np.ndarray:
+        """Column index into feature j's table: value, O_j (unseen) or O_j + 1 (missing)."""
+        categories = self.categories_[j]
+        size = categories.size
+        missing = missing_mask(column)
+        codes = np.full(column.shape[0], size + 1, dtype=np.intp)
+        observed = column[~missing]
+        index = self._indexes.get(j)
+        if index is None and not _numeric(categories):
+            index = self._indexes[j] = {v: i for i, v in enumerate(categories.tolist())}
+        found = _lookup(categories, observed, j, index)
+        new = found < 0
+        if new.any() and self.unseen == "error":
+            value = observed[np.flatnonzero(new)[0]]
+            raise ValueError(
+                f"feature {j} has the value {value!r}, never seen in training (seen: "
+                f"{_preview(categories)}); use unseen='smooth' or 'ignore' to allow new "
+                "values, or refit with data that contain it."
+            )
+        found[new] = size if self.unseen == "smooth" else size + 1
+        codes[~missing] = found
+        return codes
+
+    def _class_major(self, X, relative: bool) -> np.ndarray:
+        X = self.coerce(X)
+        if X.shape[1] != len(self.categories_):
+            raise ValueError(
+                f"X has {X.shape[1]} features, but the model was fitted on {len(self.categories_)}."
+            )
+        out = np.zeros((self.n_classes_, X.shape[0]))
+        for j, table in enumerate(self._tables):
+            out += table[:, self._codes(X[:, j], j)]
+        return out
+
+    def describe_impossible(self, X) -> str | None:
+        """Name the feature and value that have probability zero (alpha=0)."""
+        X = self.coerce(X)
+        with np.errstate(invalid="ignore"):
+            ll = self._class_major(X, relative=False)
+        rows = np.flatnonzero(np.isneginf(ll).all(axis=0))
+        if rows.size == 0:
+            return None
+        i = rows[0]
+        reasons = []
+        for j, table in enumerate(self._tables):
+            code = self._codes(X[i : i + 1, j], j)[0]
+            zero = np.flatnonzero(np.isneginf(table[:, code]))
+            if zero.size:
+                value = X[i, j]
+                kind = "never seen in training" if code == len(self.categories_[j]) else ""
+                what = kind or f"with zero count in the classes at positions {zero.tolist()}"
+                reasons.append(f"feature {j} has the value {value!r}, {what}")
+        return (
+            f"a sample has probability zero in every class with alpha={self.alpha!r}: "
+            + "; ".join(reasons[:5])
+            + ". Set alpha > 0 (alpha=1 is Laplace smoothing) so that such values keep a "
+            "small probability"
+            + (", or unseen='ignore'." if "never seen" in " ".join(reasons) else ".")
+        )
+
+    # ----------------------------------------------------------------- model size, sampling
+    def n_parameters(self) -> int:
+        """Free parameters: ``C * sum_j (O_j - 1)``."""
+        return self.n_classes_ * sum(max(c.size - 1, 0) for c in self.categories_)
+
+    def sample(self, counts, random_state) -> np.ndarray:
+        """``counts[c]`` draws of class c, rows in class order, shape (sum(counts), d).
+
+        Numeric when every feature's values are numbers, else an object array; a
+        feature never observed in training comes out missing (NaN or None).
+        """
+        rng = random_state
+        counts = np.asarray(counts, dtype=np.intp)
+        cats = self.categories_
+        if all(_numeric(c) for c in cats if c.size):
+            kinds = [c.dtype for c in cats if c.size] or [np.dtype(float)]
+            dtype = np.result_type(*kinds, *([float] if any(c.size == 0 for c in cats) else []))
+            empty = np.nan
+        else:
+            dtype, empty = object, None
+        out = np.empty((int(counts.sum()), len(cats)), dtype=dtype)
+        start = 0
+        for c, k in enumerate(counts.tolist()):
+            rows = slice(start, start + k)
+            for j, values in enumerate(cats):
+                if values.size == 0:
+                    out[rows, j] = empty
+                    continue
+                cdf = np.cumsum(np.exp(self.feature_log_prob_[j][c]))
+                pick = np.searchsorted(cdf, rng.random(k) * cdf[-1], side="right")
+                out[rows, j] = values[pick.clip(max=values.size - 1)]
+            start += k
+        return out
+
+    def describe(self, classes, feature_names) -> list[str]:
+        """Readable lines: per feature its values and ``P(value | class)``."""
+        from ..summary import block
+
+        lines = [
+            f"Categorical, alpha={self.alpha!r}, unseen={self.unseen!r}; P(value | class), "
+            f"rows: classes {', '.join(map(str, classes))}"
+        ]
+        for j, name in enumerate(feature_names[:DESCRIBE_FEATURES]):
+            values = self.categories_[j]
+            shown = values[:DESCRIBE_FEATURES]
+            more = f" ... ({values.size - shown.size} more)" if values.size > shown.size else ""
+            title = f"{name}: values {', '.join(map(str, shown.tolist()))}{more}"
+            lines += block(title, np.exp(self.feature_log_prob_[j][:, : shown.size]))
+        if len(feature_names) > DESCRIBE_FEATURES:
+            lines.append(f"  ... ({len(feature_names) - DESCRIBE_FEATURES} more features)")
+        return lines
+
+
+def _preview(values: np.ndarray, limit: int = 10) -> str:
+    shown = ", ".join(map(repr, values[:limit].tolist()))
+    return shown + (f", ... ({values.size - limit} more)" if values.size > limit else "")

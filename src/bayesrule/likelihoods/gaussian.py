@@ -4,6 +4,12 @@ Parameters come from :class:`~bayesrule.stats.ClassMoments` (ML: divide by n), a
 regularisation is applied only then. Log-densities are evaluated with Cholesky factors
 of the precisions by matrix products, on data centred at a reference point (the training
 mean) and in row blocks of bounded size.
+
+The diagonal structure (naive Bayes) also takes missing values (NaN): statistics use the
+observed values of each feature (counts per class and feature), and a missing feature
+drops out of the product ``prod_j N(x_j; mu_cj, s_cj^2)``, its normalising constant
+included; a row with every feature missing has log-likelihood 0 in every class. Rows
+without NaN keep the matrix-product path, rows with NaN are evaluated directly.
 """
 
 from __future__ import annotations
@@ -47,6 +53,13 @@ class Gaussian(Likelihood):
         Tied structure only: shrink the pooled covariance towards
         ``trace / d * I`` (a float), or per class by Ledoit-Wolf ("auto", needs ``fit``).
 
+    Notes
+    -----
+    With ``covariance="diag"`` X may hold NaN for missing values (``input_kind`` is then
+    "missing"): variances are ``scatter / count`` per feature over the observed values,
+    ``var_smoothing`` scales with the largest observed total variance, and a missing
+    feature contributes 0 to ``ln p(x|c)``. The other structures refuse NaN.
+
     Examples
     --------
     >>> import numpy as np
@@ -58,6 +71,12 @@ class Gaussian(Likelihood):
            [ 2.        ,  1.33333333]])
     >>> g.log_likelihood(np.array([[-0.8, -1.0]])).round(3)
     array([[ -2.213, -19.013]])
+
+    A missing value leaves its feature out; with both missing the row says nothing:
+
+    >>> g.log_likelihood(np.array([[-0.8, np.nan], [np.nan, np.nan]])).round(3)
+    array([[-1.796, -6.596],
+           [ 0.   ,  0.   ]])
     """
 
     def __init__(self, covariance="full", reg_covar=0.0, var_smoothing=0.0, shrinkage=None):
@@ -65,6 +84,14 @@ class Gaussian(Likelihood):
         self.reg_covar = reg_covar
         self.var_smoothing = var_smoothing
         self.shrinkage = shrinkage
+
+    @property
+    def input_kind(self) -> str:
+        """ "missing" (NaN allowed) for the diagonal structure, "dense" for the others.
+
+        An invalid ``covariance`` gives "dense" here; the error comes at fit.
+        """
+        return "missing" if _structure_name(self.covariance) == "diag" else "dense"
 
     # ----------------------------------------------------------------- statistics
     def _check_params(self):
@@ -96,8 +123,15 @@ class Gaussian(Likelihood):
 
     def statistics(self, X, y, n_classes, sample_weight=None) -> ClassMoments:
         """Sufficient statistics of a block of data (they add with :func:`merge`)."""
-        kind = self._check_params().stats_kind
-        return class_moments(X, y, n_classes, sample_weight, kind=kind)
+        structure = self._check_params()
+        stats = class_moments(X, y, n_classes, sample_weight, kind=structure.stats_kind)
+        if stats.per_feature and structure.name != "diag":
+            raise ValueError(
+                f"X contains NaN (missing values), which covariance={structure.name!r} "
+                "cannot leave out; impute them, or use covariance='diag' (GaussianNB), "
+                "which marginalises missing features."
+            )
+        return stats
 
     def fit(self, X, y, n_classes, sample_weight=None):
         """Estimate the densities of ``n_classes`` classes from ``X`` and class indices ``y``."""
@@ -137,18 +171,33 @@ class Gaussian(Likelihood):
     # ----------------------------------------------------------------- parameters
     @staticmethod
     def _check_counts(stats: ClassMoments):
-        if (stats.count <= 0).any():
-            empty = np.flatnonzero(stats.count <= 0).tolist()
+        count = stats.count
+        none = count <= 0 if count.ndim == 1 else (count <= 0).all(axis=1)
+        if none.any():
+            empty = np.flatnonzero(none).tolist()
             raise ValueError(
-                f"classes at positions {empty} have no samples (zero total weight); every "
-                "class needs data, or build the model with from_parameters."
+                f"classes at positions {empty} have no samples (zero total weight) or no "
+                "observed values; every class needs data, or build the model with "
+                "from_parameters."
+            )
+        if (count <= 0).any():  # per feature: some feature never observed in a class
+            k, j = np.argwhere(count <= 0)[0]
+            raise ValueError(
+                f"feature {j} has no observed (non-missing) value in the class at position "
+                f"{k}, so its mean and variance there are unknown; give that class data "
+                "for the feature, or drop the feature."
             )
 
     def set_statistics(self, stats: ClassMoments, *, _covariance=None):
         """Turn statistics into parameters (ML estimates, then regularisation)."""
         structure = self._check_params()
         self._check_counts(stats)
-        cov = structure.estimate(stats) if _covariance is None else _covariance
+        if _covariance is not None:
+            cov = _covariance
+        elif stats.per_feature:  # missing values: observed count per class and feature
+            cov = stats.scatter / stats.count
+        else:
+            cov = structure.estimate(stats)
         if structure.tied and structure.dense and not isinstance(self.shrinkage, str):
             a = float(self.shrinkage or 0.0)
             if a:
@@ -230,6 +279,8 @@ class Gaussian(Likelihood):
         self.reference_ = np.asarray(ref, dtype=np.float64)
         self.precisions_cholesky_ = prec  # (K, d, d) upper factors, or (K, d) precisions
         self.log_norm_ = np.broadcast_to(log_det - 0.5 * d * LOG_2PI, (n_classes,)).copy()
+        if not structure.dense:  # per feature, for rows with missing values
+            self.feature_log_norm_ = 0.5 * (np.log(prec) - LOG_2PI)
         centred = means - self.reference_
         if structure.dense:
             if structure.tied:
@@ -306,6 +357,23 @@ class Gaussian(Likelihood):
                 out[c] = diff @ P[k]
         out *= -0.5
         out += self.log_norm_[:, None]
+        if not structure.dense:
+            partial = np.flatnonzero(np.isnan(out).any(axis=0))
+            if partial.size:  # missing values (or overflow): exact, per class
+                out[:, partial] = self._observed_only(X[partial])
+        return out
+
+    def _observed_only(self, X) -> np.ndarray:
+        """Log-densities (C, rows) over each row's observed features (NaN drops out)."""
+        observed = ~np.isnan(X)
+        P, norm = self.precisions_cholesky_, self.feature_log_norm_
+        out = np.empty((self.n_classes_, X.shape[0]))
+        for c in range(self.n_classes_):
+            k = 0 if P.shape[0] == 1 else c
+            diff = np.subtract(X, self.means_[c], dtype=np.float64)
+            diff *= diff
+            np.copyto(diff, 0.0, where=~observed)
+            out[c] = observed @ norm[k] - 0.5 * (diff @ P[k])
         return out
 
     def _maha(self, Xc, structure, relative: bool) -> np.ndarray:
@@ -354,6 +422,12 @@ class Gaussian(Likelihood):
             z = rng.standard_normal((int(k), d))
             blocks.append(self.means_[c] + (z @ chol[c].T if structure.dense else z * sd[c]))
         return np.concatenate(blocks) if blocks else np.empty((0, d))
+
+
+def _structure_name(covariance) -> str | None:
+    if isinstance(covariance, str):
+        return covariance
+    return getattr(covariance, "name", None)
 
 
 def _precision_cholesky(S, k, tied, counts, given=None) -> np.ndarray:

@@ -1,10 +1,321 @@
-"""(being written)"""
+"""Kernel density naive Bayes: a Gaussian kernel density per feature and class.
 
-from .base import Likelihood
+``p(x_j | c) = sum_i w_i N(x_j; x_ij, h_cj^2) / sum_i w_i`` over the training samples i
+of class c whose feature j is observed, and ``p(x|c) = prod_j p(x_j|c)`` (naive Bayes).
+A kernel density estimate is nonparametric: the model is its training data, so the
+statistics are the data themselves (per class values and weights), and merging two blocks
+concatenates them (``partial_fit`` appends).
+
+The bandwidth ``h_cj`` is the kernel's standard deviation. The rules are scipy's
+``gaussian_kde`` factors for one dimension times the class's standard deviation of the
+feature, ``sigma_cj``:
+
+* ``"scott"``: ``h = sigma * n^(-1/5)``;
+* ``"silverman"``: ``h = sigma * (3 n / 4)^(-1/5)``;
+
+where ``n = sum_i w_i`` over the observed values and ``sigma^2 = sum_i w_i (x_i - m)^2 /
+(n - 1)``. Sample weights count samples: integer weights equal duplicated rows (scipy's
+``gaussian_kde`` instead treats weights as reliability weights, ``n_eff = (sum w)^2 / sum
+w^2``; both agree for unit weights). Where ``sigma`` is 0 or undefined (the feature is
+constant in the class, or the class has one sample's weight), the feature's standard
+deviation over all classes' values is used instead, and 1.0 where that is 0 too;
+``bandwidth_`` shows the result.
+
+Log-densities are accumulated with a running log-sum-exp over blocks of test rows x
+blocks of training rows (temporaries of about ``base.BLOCK_BYTES``), so far-away points
+keep finite log-likelihoods and memory stays bounded whatever the data size.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import BLOCK_BYTES, Likelihood
+
+RULES = ("scott", "silverman")
+LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
+
+#: ``describe`` lists at most this many features.
+DESCRIBE_FEATURES = 20
+
+#: training rows per block are at least this many (fewer test rows instead).
+MIN_TRAIN_BLOCK = 256
+
+
+@dataclass
+class KernelData:
+    """The training data of each class: its statistics (they merge by concatenation).
+
+    Parameters
+    ----------
+    values : tuple of ndarray of shape (n_c, d)
+        Each class's training rows, NaN where a value is missing.
+    weights : tuple of ndarray of shape (n_c,)
+        Their sample weights (all positive: zero-weight rows are left out).
+    """
+
+    values: tuple
+    weights: tuple
+
+    def merge(self, other: KernelData) -> KernelData:
+        """The data of both blocks (class by class, ``self`` first)."""
+        if len(self.values) != len(other.values) or any(
+            a.shape[1] != b.shape[1] for a, b in zip(self.values, other.values, strict=True)
+        ):
+            raise ValueError("cannot merge kernel data of other classes or features.")
+        return KernelData(
+            tuple(np.concatenate(p) for p in zip(self.values, other.values, strict=True)),
+            tuple(np.concatenate(p) for p in zip(self.weights, other.weights, strict=True)),
+        )
 
 
 class Kernel(Likelihood):
-    """(being written)"""
+    """Naive Bayes with a Gaussian kernel density estimate per feature and class.
+
+    Parameters
+    ----------
+    bandwidth : {"scott", "silverman"} or float, default="scott"
+        The kernel's standard deviation: Scott's or Silverman's rule per class and
+        feature (see the module docstring), or one positive float in the features' units.
+
+    Attributes
+    ----------
+    bandwidth_ : ndarray of shape (C, d)
+        The kernel standard deviation of each class and feature.
+    log_norm_ : ndarray of shape (C, d)
+        ``-ln(sqrt(2 pi) h_cj sum_i w_i)``, the log of each density's normaliser.
+    stats_ : KernelData
+        The training data.
+
+    Notes
+    -----
+    Missing values (NaN) are left out of the training data of their feature, and a
+    missing feature drops out of ``ln p(x|c)`` at prediction (a row with every feature
+    missing gets 0 in every class). A class needs at least one observed value of every
+    feature.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayesrule.likelihoods import Kernel
+    >>> X = np.array([[0.0], [1.0], [10.0], [12.0]])
+    >>> k = Kernel(bandwidth=1.0).fit(X, np.array([0, 0, 1, 1]), n_classes=2)
+    >>> k.log_likelihood(np.array([[0.5], [np.nan]])).round(4)
+    array([[ -1.0439, -46.7371],
+           [  0.    ,   0.    ]])
+    >>> Kernel().fit(X, np.array([0, 0, 1, 1]), n_classes=2).bandwidth_.round(4)
+    array([[0.6156],
+           [1.2311]])
+    """
+
+    input_kind = "missing"
 
     def __init__(self, bandwidth="scott"):
         self.bandwidth = bandwidth
+
+    # ----------------------------------------------------------------- statistics
+    def _check_bandwidth(self):
+        b = self.bandwidth
+        if isinstance(b, str):
+            if b not in RULES:
+                raise ValueError(
+                    f"bandwidth must be 'scott', 'silverman' or a positive float, got {b!r}"
+                )
+            return b
+        if isinstance(b, bool) or not isinstance(b, numbers.Real):
+            raise TypeError(
+                f"bandwidth must be 'scott', 'silverman' or a positive float, got {b!r}"
+            )
+        if not (np.isfinite(b) and b > 0):
+            raise ValueError(
+                f"bandwidth must be a positive finite float (the kernel's standard deviation "
+                f"in the features' units), or 'scott' or 'silverman'; got {b!r}"
+            )
+        return float(b)
+
+    def statistics(self, X, y, n_classes, sample_weight=None) -> KernelData:
+        """The rows of each class and their weights (zero-weight rows left out)."""
+        self._check_bandwidth()
+        X = np.asarray(X, dtype=np.float64)
+        y = np.asarray(y)
+        w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
+        keep = w > 0
+        if not keep.all():
+            X, y, w = X[keep], y[keep], w[keep]
+        order = np.argsort(y, kind="stable")
+        bounds = np.concatenate(([0], np.cumsum(np.bincount(y, minlength=n_classes))))
+        X, w = X[order], w[order]
+        parts = [slice(bounds[c], bounds[c + 1]) for c in range(n_classes)]
+        return KernelData(tuple(X[s] for s in parts), tuple(w[s] for s in parts))
+
+    def partial_fit(self, X, y, n_classes, sample_weight=None):
+        """Append a block of data and re-derive the bandwidths."""
+        stats = self.statistics(X, y, n_classes, sample_weight)
+        if getattr(self, "stats_", None) is not None:
+            stats = self.stats_.merge(stats)
+        try:
+            return self.set_statistics(stats)
+        except ValueError as exc:  # not determined yet: some class has no data so far
+            self.stats_, self.bandwidth_, self.pending_ = stats, None, str(exc)
+            return self
+
+    def check_ready(self):
+        """ValueError while ``partial_fit`` has not yet seen data of every class."""
+        if getattr(self, "bandwidth_", None) is None:
+            raise ValueError(
+                "the data seen so far do not determine every density yet: "
+                f"{self.pending_} Call partial_fit with more data before predicting."
+            )
+
+    # ----------------------------------------------------------------- parameters
+    def set_statistics(self, stats: KernelData):
+        """Bandwidths and normalisers from the training data."""
+        rule = self._check_bandwidth()
+        C = len(stats.values)
+        d = stats.values[0].shape[1]
+        totals = np.empty((C, d))
+        sigma = np.empty((C, d))
+        for c, (values, weights) in enumerate(zip(stats.values, stats.weights, strict=True)):
+            if values.shape[0] == 0:
+                raise ValueError(
+                    f"the class at position {c} has no samples (zero total weight); every "
+                    "class needs data."
+                )
+            totals[c], sigma[c] = _weighted_spread(values, weights)
+            if (totals[c] <= 0).any():
+                j = int(np.flatnonzero(totals[c] <= 0)[0])
+                raise ValueError(
+                    f"feature {j} has no observed (non-missing) value in the class at "
+                    f"position {c}, so its density there is unknown; give that class data "
+                    "for the feature, or drop the feature."
+                )
+        if isinstance(rule, float):
+            h = np.full((C, d), rule)
+        else:
+            if not (sigma > 0).all():  # constant in a class: the spread over all classes
+                _, pooled = _weighted_spread(
+                    np.concatenate(stats.values), np.concatenate(stats.weights)
+                )
+                pooled = np.where(pooled > 0, pooled, 1.0)
+                sigma = np.where(sigma > 0, sigma, pooled)
+            n = totals if rule == "scott" else 0.75 * totals
+            h = sigma * n**-0.2
+        self.bandwidth_ = h
+        self.log_norm_ = -(np.log(h) + np.log(totals) + LOG_SQRT_2PI)
+        self.stats_, self.pending_ = stats, None
+        return self
+
+    # ----------------------------------------------------------------- evaluation
+    @property
+    def n_classes_(self) -> int:
+        return self.bandwidth_.shape[0]
+
+    def _row_block(self, n_features: int) -> int:
+        return max(1, BLOCK_BYTES // (8 * max(n_features, 1) * MIN_TRAIN_BLOCK))
+
+    def _class_major(self, X, relative: bool) -> np.ndarray:
+        """ln p(x|c) (C, rows): running log-sum-exp over training blocks, per feature."""
+        X = np.asarray(X, dtype=np.float64)
+        n, d = X.shape
+        observed = ~np.isnan(X)
+        X0 = np.where(observed, X, 0.0)
+        out = np.empty((self.n_classes_, n))
+        step = self._row_block(d)
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            for c in range(self.n_classes_):
+                for start in range(0, n, step):
+                    rows = slice(start, min(start + step, n))
+                    logp = self._log_density(X0[rows], c)
+                    out[c, rows] = np.where(observed[rows], logp, 0.0).sum(axis=1)
+        return out
+
+    def _log_density(self, x, c) -> np.ndarray:
+        """ln p(x_j | c) for a block of complete rows ``x`` (r, d), shape (r, d)."""
+        values, weights = self.stats_.values[c], self.stats_.weights[c]
+        r, d = x.shape
+        scale = -0.5 / self.bandwidth_[c] ** 2  # (d,)
+        log_w = np.log(weights)
+        top = np.full((r, d), -np.inf)  # running maximum of the exponents
+        total = np.zeros((r, d))  # running sum of exp(exponent - top)
+        step = max(1, BLOCK_BYTES // (8 * r * d))
+        for start in range(0, values.shape[0], step):
+            block = values[start : start + step].T  # (d, m)
+            present = ~np.isnan(block)
+            expo = x[:, :, None] - np.where(present, block, 0.0)[None]  # (r, d, m)
+            expo *= expo
+            expo *= scale[:, None]
+            expo += np.where(present, log_w[start : start + step], -np.inf)
+            new_top = np.maximum(top, expo.max(axis=2))
+            shift = np.where(np.isfinite(new_top), new_top, 0.0)
+            total *= np.exp(top - shift)
+            expo -= shift[:, :, None]
+            np.exp(expo, out=expo)
+            total += expo.sum(axis=2)
+            top = new_top
+        shift = np.where(np.isfinite(top), top, 0.0)
+        return np.log(total) + shift + self.log_norm_[c]
+
+    # ----------------------------------------------------------------- model size, sampling
+    def n_parameters(self) -> int:
+        """The bandwidths, C * d (a kernel density is nonparametric: its training data
+        are not counted as parameters)."""
+        return int(self.bandwidth_.size)
+
+    def sample(self, counts, random_state) -> np.ndarray:
+        """``counts[c]`` draws of class c, rows in class order, shape (sum(counts), d).
+
+        Each feature independently (they are independent given the class): a training
+        value picked with probability proportional to its weight, plus N(0, h^2) noise.
+        """
+        rng = random_state
+        d = self.bandwidth_.shape[1]
+        blocks = []
+        for c, k in enumerate(counts):
+            k = int(k)
+            values, weights = self.stats_.values[c], self.stats_.weights[c]
+            draw = np.empty((k, d))
+            for j in range(d):
+                present = ~np.isnan(values[:, j])
+                p = weights[present] / weights[present].sum()
+                picked = rng.choice(values[present, j], size=k, p=p)
+                draw[:, j] = picked + self.bandwidth_[c, j] * rng.standard_normal(k)
+            blocks.append(draw)
+        return np.concatenate(blocks) if blocks else np.empty((0, d))
+
+    def describe(self, classes, feature_names) -> list[str]:
+        """Readable lines: sample counts per class and the bandwidths."""
+        from ..summary import block
+
+        data = self.stats_
+        lines = [
+            f"Kernel density (Gaussian kernel), bandwidth={self.bandwidth!r}; nonparametric: "
+            f"the model keeps its {sum(v.shape[0] for v in data.values)} training samples"
+        ]
+        for label, values, weights in zip(classes, data.values, data.weights, strict=True):
+            lines.append(f"  class {label}: {values.shape[0]} samples, weight {weights.sum():g}")
+        shown = list(feature_names[:DESCRIBE_FEATURES])
+        title = f"bandwidth h (rows: classes; columns: {', '.join(map(str, shown))})"
+        lines += block(title, self.bandwidth_[:, : len(shown)])
+        if len(feature_names) > DESCRIBE_FEATURES:
+            lines.append(f"  ... ({len(feature_names) - DESCRIBE_FEATURES} more features)")
+        return lines
+
+
+def _weighted_spread(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per feature: the observed weight ``n`` and the standard deviation
+    ``sqrt(sum w (x - m)^2 / (n - 1))`` (0 where ``n <= 1`` or the values are constant)."""
+    present = ~np.isnan(values)
+    w = weights[:, None] * present
+    total = w.sum(axis=0)
+    x = np.where(present, values, 0.0)
+    mean = np.divide((w * x).sum(axis=0), total, out=np.zeros(total.shape), where=total > 0)
+    resid = np.where(present, values - mean, 0.0)
+    ss = (w * resid * resid).sum(axis=0)
+    var = np.divide(ss, total - 1.0, out=np.zeros(total.shape), where=total > 1.0)
+    constant = np.where(present, values, -np.inf).max(axis=0) <= np.where(
+        present, values, np.inf
+    ).min(axis=0)
+    return total, np.where(constant, 0.0, np.sqrt(var))
