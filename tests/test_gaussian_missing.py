@@ -108,14 +108,8 @@ def test_log_likelihood_sums_scipy_logpdf_over_observed_features(data):
     sd = np.sqrt(model.var_)
     expected = np.array(
         [
-            [
-                np.nansum(
-                    sps.norm.logpdf(row, model.theta_[c], sd[c])
-                    * np.where(np.isnan(row), np.nan, 1)
-                )
-                for c in range(3)
-            ]
-            for row in rows
+            [sps.norm.logpdf(row[ok], model.theta_[c, ok], sd[c, ok]).sum() for c in range(3)]
+            for row, ok in zip(rows, ~np.isnan(rows), strict=True)
         ]
     )
     np.testing.assert_allclose(model.log_likelihood(rows), expected, rtol=1e-12, atol=1e-12)
@@ -244,3 +238,24 @@ def test_many_features_with_missing_values_do_not_underflow():
     proba = model.predict_proba(X)
     assert np.isfinite(model.log_likelihood(X)).all()
     assert np.isfinite(proba).all() and model.score(X, y) > 0.9
+
+
+def test_classes_far_apart_with_missing_values_are_exact():
+    """A class far from the reference point is evaluated directly, NaN rows included."""
+    rng = np.random.default_rng(8)
+    y = np.repeat([0, 1], 50)
+    X = rng.normal(size=(100, 3)) + np.array([[0.0, 0.0, 0.0], [1e4, -3e4, 5.0]])[y]
+    X[rng.random(X.shape) < 0.2] = np.nan
+    model = GaussianNB().fit(X, y)
+    assert model.likelihood_.exact_classes_.size  # the branch under test
+    rows = X[:, :] + 0.5
+    rows[3] = np.nan
+    sd = np.sqrt(model.var_)
+    expected = np.stack(
+        [
+            np.where(np.isnan(rows), 0.0, sps.norm.logpdf(rows, model.theta_[c], sd[c])).sum(1)
+            for c in range(2)
+        ],
+        axis=1,
+    )
+    np.testing.assert_allclose(model.log_likelihood(rows), expected, rtol=1e-12)

@@ -169,8 +169,8 @@ def test_columns_are_checked_at_prediction():
     clf = MixedNB().fit(X, y)
     with pytest.raises(ValueError, match="feature names"):
         clf.predict(X.rename(columns={"island": "isle"}))
-    with pytest.raises(ValueError, match="features"):
-        clf.predict(X.iloc[:, :5])
+    with pytest.raises(ValueError, match="has 5 features"):
+        clf.predict(X.iloc[:, :5].to_numpy(dtype=object))
 
 
 def test_partial_fit_equals_fit():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import clone
 
 from ._validation import missing_mask
@@ -75,7 +76,7 @@ class MixedNB(BayesClassifier):
     >>> clf.blocks_
     [('gaussian', ['length']), ('categorical', ['colour'])]
     >>> clf.predict(pd.DataFrame({"length": [4.0, np.nan], "colour": [None, "green"]}))
-    array(['a', 'b'], dtype=object)
+    array(['a', 'b'], dtype='<U1')
     """
 
     def __init__(self, *, features="auto", priors=None, loss=None, reject_label=None):
@@ -130,6 +131,11 @@ class MixedNB(BayesClassifier):
 
 def _resolve(features, X) -> list[tuple[str, Likelihood, list, list[int]]]:
     """(family name, likelihood, columns as given, column positions) per block."""
+    if sp.issparse(X):
+        raise TypeError(
+            "MixedNB takes a table (DataFrame or array), not sparse input; densify it, or "
+            "use BernoulliNB or MultinomialNB for sparse data."
+        )
     names = _column_names(X)
     n_features = _n_columns(X)
     if isinstance(features, str):
@@ -236,6 +242,8 @@ def _column_kind(X, j, names) -> str:
         return "gaussian"
     if column.dtype.kind in "biuUS":
         return "categorical"
+    if column.dtype.kind == "c":
+        raise ValueError(f"Complex data not supported: column {j} is complex.")
     if column.dtype.kind != "O":
         raise ValueError(
             f"features='auto' cannot place column {j} of type {column.dtype}; give features "

@@ -295,7 +295,8 @@ class KernelNB(_Preset):
     bandwidth : {"scott", "silverman"} or float, default="scott"
         The kernel's standard deviation ``h_cj``: Scott's rule ``sigma n^(-1/5)``,
         Silverman's ``sigma (3 n / 4)^(-1/5)`` (``sigma`` the class's standard deviation
-        of the feature, ``n`` its effective sample size), or one float in the features'
+        of the feature, ``n`` its total weight of observed values: integer weights
+        count samples), or one float in the features'
         units.
     {common}
 

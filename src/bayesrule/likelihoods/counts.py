@@ -32,6 +32,9 @@ True
 from __future__ import annotations
 
 import numbers
+import os
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,7 +44,10 @@ from .._codec import register
 from .base import BLOCK_BYTES, Likelihood
 
 #: sparse counting handles about this many non-zeros per chunk (bounded temporaries).
-CHUNK_NNZ = 1 << 22
+CHUNK_NNZ = 1 << 18
+
+#: per-thread accumulators of sparse counting stay below this many bytes in all.
+MAX_ACCUMULATOR_BYTES = 1 << 28
 
 #: how the values of a block are read: raw non-negative counts, or binarised.
 COUNTS = "counts"
@@ -104,12 +110,21 @@ def count_statistics(X, y, n_classes, sample_weight=None, *, values=COUNTS, name
     return CountStats(class_weight, feature_sum, observed)
 
 
-def check_values(v: np.ndarray, values, name: str, where) -> None:
+def check_values(v: np.ndarray, values, name: str, where) -> bool:
     """ValueError for a negative count or a non-0/1 value where binary data are due.
 
-    ``where(k)`` gives (row, column) of the k-th entry of ``v`` (flat index).
+    ``where(k)`` gives (row, column) of the k-th entry of ``v`` (flat index). Returns
+    whether ``v`` may hold NaN (False: it holds none).
     """
+    if v.size == 0:
+        return False
     if isinstance(values, str):
+        low = np.min(v)  # NaN when anything is missing: then the smallest observed value
+        nan = bool(np.isnan(low))
+        if nan:
+            low = np.fmin.reduce(v, axis=None)
+        if not low < 0:
+            return nan
         bad = v < 0
         if bad.any():
             k = int(np.flatnonzero(bad.ravel())[0])
@@ -129,6 +144,7 @@ def check_values(v: np.ndarray, values, name: str, where) -> None:
                 f"{float(v.ravel()[k])!r} (row {row}); pass binarize=0.0 (values above 0 "
                 "count as 1) or another threshold."
             )
+    return _has_nan(v)
 
 
 def locate(X):
@@ -146,8 +162,7 @@ def _has_nan(v: np.ndarray) -> bool:
 
 def _dense_sums(X, y, n_classes, w, values, name):
     n, d = X.shape
-    check_values(X, values, name, locate(X))
-    nan = _has_nan(X) and bool(np.isnan(X).any())
+    nan = check_values(X, values, name, locate(X)) and bool(np.isnan(X).any())
     feature_sum = np.zeros((n_classes, d))
     missing = np.zeros((n_classes, d)) if nan else None
     step = max(256, BLOCK_BYTES // (8 * (2 * d + n_classes)))
@@ -169,51 +184,112 @@ def _dense_sums(X, y, n_classes, w, values, name):
 
 
 def _sparse_sums(X, y, n_classes, w, values, name):
-    X = sp.csr_array(X) if X.format != "csr" else X
-    if not X.has_canonical_format:
+    binary = values is not None and not isinstance(values, str)
+    if X.format != "csr":
+        X = sp.csr_array(X)
+    if binary and not X.has_canonical_format:  # duplicates are summed before binarising
         X = X.copy()
         X.sum_duplicates()
     n, d = X.shape
-    data, indices, indptr = X.data, X.indices, X.indptr
-
-    where = locate(X)
-    if values is not None and not isinstance(values, str) and values < 0:
+    if binary and values < 0:
         raise ValueError(
             f"binarize={values!r} is negative: every implicit zero of a sparse matrix would "
             "count as 1. Use binarize >= 0, or pass a dense array."
         )
-    check_values(data, values, name, where)
-    nan = _has_nan(data)
+    nan = check_values(X.data, values, name, locate(X))
     size = n_classes * d
+    # the key of a non-zero: class * d + column (int32 where that fits)
+    offset = (y * d).astype(np.int32 if size < 2**31 else np.int64)
+    # threads pay when each has chunks of non-zeros well above the C * d accumulator
+    workers = min(n_threads(), int(X.nnz // (4 * size)), int(MAX_ACCUMULATOR_BYTES // (8 * size)))
+    chunk = CHUNK_NNZ if workers <= 1 else max(CHUNK_NNZ, 4 * size)
+    bounds = _row_bounds(X.indptr, chunk)
+    chunks = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
     feature_sum = np.zeros(size)
     missing = np.zeros(size) if nan else None
-    binary = values is not None and not isinstance(values, str)
-    step = max(1, int(CHUNK_NNZ * n / max(X.nnz, 1)))
-    for start in range(0, n, step):
-        stop = min(start + step, n)
-        lo, hi = int(indptr[start]), int(indptr[stop])
-        if lo == hi:
-            continue
-        lengths = np.diff(indptr[start : stop + 1])
-        key = np.repeat(y[start:stop] * d, lengths)
-        key += indices[lo:hi]
-        vals = data[lo:hi]
-        if binary:
-            vals = np.greater(vals, values).astype(np.float64)
-        if w is not None:
-            vals = vals * np.repeat(w[start:stop], lengths)
-        if nan:
-            mask = np.isnan(data[lo:hi])
-            if mask.any():
-                weight = None if w is None else np.repeat(w[start:stop], lengths)[mask]
-                missing += np.bincount(key[mask], weights=weight, minlength=size)
-                vals = np.where(mask, 0.0, vals)
-        feature_sum += np.bincount(key, weights=vals, minlength=size)
+    if workers <= 1 or len(chunks) < 2:
+        for start, stop in chunks:  # one scatter-add (np.add.at) into one accumulator
+            key, vals, mask, _ = _keyed(X, offset, start, stop, values, nan)
+            if w is not None:
+                row_w = np.repeat(w[start:stop], np.diff(X.indptr[start : stop + 1]))
+                vals = vals * row_w
+            if mask is not None:
+                np.add.at(missing, key[mask], 1.0 if w is None else row_w[mask])
+            np.add.at(feature_sum, key, vals)
+    else:
+        w = np.ones(n) if w is None else w
+        with ThreadPoolExecutor(workers) as pool:
+            parts = np.array_split(np.arange(len(chunks)), workers)
+            jobs = [
+                pool.submit(
+                    _threaded_sums, X, offset, [chunks[k] for k in part], w, values, nan, size
+                )
+                for part in parts
+            ]
+            for job in jobs:
+                total, miss = job.result()
+                feature_sum += total
+                if miss is not None:
+                    missing += miss
     shape = (n_classes, d)
     return feature_sum.reshape(shape), None if missing is None else missing.reshape(shape)
 
 
+def _row_bounds(indptr, chunk: int) -> np.ndarray:
+    """Row boundaries of chunks of about ``chunk`` non-zeros each (at least one row)."""
+    targets = np.arange(chunk, int(indptr[-1]), chunk)
+    cuts = np.searchsorted(indptr, targets)
+    return np.unique(np.concatenate([[0], cuts, [len(indptr) - 1]])).astype(np.intp)
+
+
+def _keyed(X, offset, start: int, stop: int, values, nan: bool):
+    """Keys (class * d + column), values to sum (NaN as 0), missing mask (or None) and
+    row starts of the non-zeros of rows ``start:stop``."""
+    indptr = X.indptr
+    lo, hi = int(indptr[start]), int(indptr[stop])
+    starts = indptr[start : stop + 1] - lo
+    key = np.repeat(offset[start:stop], np.diff(starts))
+    key += X.indices[lo:hi]
+    raw = vals = X.data[lo:hi]
+    if values is not None and not isinstance(values, str):
+        vals = np.greater(raw, values).astype(np.float64)  # NaN > t is False
+    mask = None
+    if nan:
+        mask = np.isnan(raw)
+        if mask.any():
+            vals = np.where(mask, 0.0, vals)
+        else:
+            mask = None
+    return key, vals, mask, starts
+
+
+def _threaded_sums(X, offset, chunks, w, values, nan: bool, size: int):
+    """One worker's sums over its chunks of rows, by sparse matrix-vector products.
+
+    The re-keyed non-zeros of a chunk form a (C d, rows) CSC matrix Z; the weighted sums
+    are ``Z @ w``, a scatter-add that scipy runs without the GIL.
+    """
+    total, missing = np.zeros(size), None
+    for start, stop in chunks:
+        key, vals, mask, starts = _keyed(X, offset, start, stop, values, nan)
+        shape = (size, stop - start)
+        total += sp.csc_array((vals, key, starts), shape=shape) @ w[start:stop]
+        if mask is not None:
+            miss = sp.csc_array((mask.astype(np.float64), key, starts), shape=shape)
+            missing = (0.0 if missing is None else missing) + miss @ w[start:stop]
+    return total, missing
+
+
 # --------------------------------------------------------------------------- the base family
+def n_threads() -> int:
+    """Worker threads for sparse evaluation: the CPUs this process may use, at most 8."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, 8))
+
+
 class Undetermined(ValueError):
     """The statistics so far do not determine the parameters (alpha = 0, no data)."""
 
@@ -290,19 +366,45 @@ class CountLikelihood(Likelihood):
         return max(64, BLOCK_BYTES // (8 * (2 * n_features + 4 * self.n_classes_)))
 
     def class_major_blocks(self, X, *, relative: bool):
-        """Row slices and log-likelihoods (C, rows); sparse blocks sized by non-zeros."""
+        """Row slices and log-likelihoods (C, rows), in row order.
+
+        Sparse blocks are sized by their non-zeros, taken as views (no copy), and
+        evaluated by worker threads (scipy's sparse products release the GIL) while the
+        caller turns the previous blocks into posteriors.
+        """
         self.check_ready()
         n, d = X.shape
-        if sp.issparse(X):
-            per_row = 24 * X.nnz / max(n, 1) + 24 * self.n_classes_ + 64
-            step = max(64, int(4 * BLOCK_BYTES / per_row))
-        else:
-            step = self._row_block(d)
-        step = max(1, min(step, n))
+        if not sp.issparse(X):
+            yield from super().class_major_blocks(X, relative=relative)
+            return
+        per_row = 16 * self.n_classes_ + 12 * X.nnz / max(n, 1) + 64
+        step = max(64, min(int(BLOCK_BYTES / per_row), n))
+        slices = [slice(s, min(s + step, n)) for s in range(0, n, step)]
+        workers = min(len(slices), n_threads())
+        if workers <= 1:
+            for rows in slices:
+                yield rows, self._sparse_block(X, rows, relative)
+            return
+        with ThreadPoolExecutor(workers) as pool:
+            pending = deque()
+            for rows in slices:
+                pending.append((rows, pool.submit(self._sparse_block, X, rows, relative)))
+                if len(pending) > 2 * workers:  # bounded memory: a few blocks in flight
+                    done, future = pending.popleft()
+                    yield done, future.result()
+            while pending:
+                done, future = pending.popleft()
+                yield done, future.result()
+
+    def _sparse_block(self, X, rows: slice, relative: bool) -> np.ndarray:
+        """``_class_major`` of the CSR rows ``rows`` (views of X's arrays)."""
+        lo, hi = int(X.indptr[rows.start]), int(X.indptr[rows.stop])
+        block = sp.csr_array(
+            (X.data[lo:hi], X.indices[lo:hi], X.indptr[rows.start : rows.stop + 1] - lo),
+            shape=(rows.stop - rows.start, X.shape[1]),
+        )
         with np.errstate(over="ignore", invalid="ignore"):
-            for start in range(0, n, step):
-                rows = slice(start, min(start + step, n))
-                yield rows, self._class_major(X[rows], relative)
+            return self._class_major(block, relative)
 
     # ----------------------------------------------------------------- helpers
     def _feature_lines(self, title: str, table: np.ndarray, classes, names) -> list[str]:

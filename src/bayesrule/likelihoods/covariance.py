@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.linalg import solve_triangular
 
 from ..stats import ClassMoments
 
@@ -162,3 +163,33 @@ def ledoit_wolf_pooled(X, y, n_classes, sample_weight, means) -> np.ndarray:
         shrunk = (1.0 - shrink) * cov + shrink * mu * np.eye(d)
         pooled += (counts[c] / counts.sum()) * (scale[:, None] * shrunk * scale[None, :])
     return pooled
+
+
+#: a feature counts as a linear combination of the others when its conditional
+#: variance falls below this fraction of its variance (scale-free singularity test).
+SINGULAR_RTOL = 1e-10
+
+
+def precision_cholesky(S, k, tied, counts, given=None) -> np.ndarray:
+    """Upper-triangular U with U U^T = inverse(S); ValueError when S is singular."""
+    d = S.shape[0]
+    variances = np.diag(S)
+    L = None
+    if np.all(variances > 0):
+        try:
+            L = np.linalg.cholesky(S)
+        except np.linalg.LinAlgError:
+            L = None
+    if L is None or (np.diag(L) ** 2 < SINGULAR_RTOL * variances).any():
+        where = "the pooled covariance" if tied else f"the covariance of the class at position {k}"
+        if given is not None:
+            raise ValueError(f"{given}: {where} is not positive definite.")
+        size = ""
+        if counts is not None and not tied and counts[k] <= d:
+            size = f" (it has {counts[k]:g} samples for {d} features)"
+        raise ValueError(
+            f"{where} is singular{size}: a feature is constant or a linear combination of "
+            "others. Set reg_covar > 0 (for example 1e-6 times the feature variances), or "
+            "remove redundant features."
+        )
+    return solve_triangular(L, np.eye(d), lower=True).T

@@ -6,20 +6,20 @@ of the precisions by matrix products, on data centred at a reference point (the 
 mean) and in row blocks of bounded size.
 
 The diagonal structure (naive Bayes) also takes missing values (NaN): statistics use the
-observed values of each feature (counts per class and feature), and a missing feature
-drops out of the product ``prod_j N(x_j; mu_cj, s_cj^2)``, its normalising constant
-included; a row with every feature missing has log-likelihood 0 in every class. Rows
-without NaN keep the matrix-product path, rows with NaN are evaluated directly.
+observed values of each feature (counts per class and feature; ``var_smoothing`` scales
+with the largest observed variance), and a missing feature drops out of the product
+``prod_j N(x_j; mu_cj, s_cj^2)``, its normalising constant included; a row with every
+feature missing has log-likelihood 0 in every class. Rows without NaN keep the
+matrix-product path, rows with NaN are evaluated directly. Other structures refuse NaN.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import solve_triangular
 
 from ..stats import ClassMoments, class_moments, merge
 from .base import BLOCK_BYTES, Likelihood
-from .covariance import get_structure, ledoit_wolf_pooled
+from .covariance import get_structure, ledoit_wolf_pooled, precision_cholesky
 
 LOG_2PI = np.log(2.0 * np.pi)
 
@@ -31,10 +31,6 @@ EXPANSION_LIMIT = 1e3
 #: the linear discriminant may run on raw data (its centring folded into the intercept)
 #: when every feature's reference lies within this many standard deviations of zero.
 FOLD_LIMIT = 1e2
-
-#: a feature counts as a linear combination of the others when its conditional
-#: variance falls below this fraction of its variance (scale-free singularity test).
-SINGULAR_RTOL = 1e-10
 
 
 class Gaussian(Likelihood):
@@ -52,13 +48,6 @@ class Gaussian(Likelihood):
     shrinkage : None, "auto" or float in [0, 1], default=None
         Tied structure only: shrink the pooled covariance towards
         ``trace / d * I`` (a float), or per class by Ledoit-Wolf ("auto", needs ``fit``).
-
-    Notes
-    -----
-    With ``covariance="diag"`` X may hold NaN for missing values (``input_kind`` is then
-    "missing"): variances are ``scatter / count`` per feature over the observed values,
-    ``var_smoothing`` scales with the largest observed total variance, and a missing
-    feature contributes 0 to ``ln p(x|c)``. The other structures refuse NaN.
 
     Examples
     --------
@@ -87,11 +76,12 @@ class Gaussian(Likelihood):
 
     @property
     def input_kind(self) -> str:
-        """ "missing" (NaN allowed) for the diagonal structure, "dense" for the others.
+        """What X may hold: "missing" (NaN) for the diagonal structure, else "dense".
 
         An invalid ``covariance`` gives "dense" here; the error comes at fit.
         """
-        return "missing" if _structure_name(self.covariance) == "diag" else "dense"
+        name = getattr(self.covariance, "name", self.covariance)  # a str or a Structure
+        return "missing" if isinstance(name, str) and name == "diag" else "dense"
 
     # ----------------------------------------------------------------- statistics
     def _check_params(self):
@@ -249,7 +239,7 @@ class Gaussian(Likelihood):
             prec = np.empty_like(kern)
             log_det = np.empty(kern.shape[0])
             for k, S in enumerate(kern):
-                U = _precision_cholesky(S, k, structure.tied, counts, given)
+                U = precision_cholesky(S, k, structure.tied, counts, given)
                 prec[k] = U
                 log_det[k] = np.log(np.diag(U)).sum()
         else:
@@ -279,8 +269,6 @@ class Gaussian(Likelihood):
         self.reference_ = np.asarray(ref, dtype=np.float64)
         self.precisions_cholesky_ = prec  # (K, d, d) upper factors, or (K, d) precisions
         self.log_norm_ = np.broadcast_to(log_det - 0.5 * d * LOG_2PI, (n_classes,)).copy()
-        if not structure.dense:  # per feature, for rows with missing values
-            self.feature_log_norm_ = 0.5 * (np.log(prec) - LOG_2PI)
         centred = means - self.reference_
         if structure.dense:
             if structure.tied:
@@ -364,16 +352,27 @@ class Gaussian(Likelihood):
         return out
 
     def _observed_only(self, X) -> np.ndarray:
-        """Log-densities (C, rows) over each row's observed features (NaN drops out)."""
+        """Log-densities (C, rows) over each row's observed features (NaN drops out).
+
+        The expansion of ``_maha`` on centred data with missing entries set to 0, the
+        terms that do not depend on x (and the normalisers) summed over observed features
+        only; classes far from the reference are evaluated directly.
+        """
         observed = ~np.isnan(X)
-        P, norm = self.precisions_cholesky_, self.feature_log_norm_
-        out = np.empty((self.n_classes_, X.shape[0]))
-        for c in range(self.n_classes_):
-            k = 0 if P.shape[0] == 1 else c
+        mask = observed.astype(np.float64)
+        P, M = self.precisions_cholesky_, self.projected_means_
+        Xc = np.subtract(X, self.reference_, dtype=np.float64)
+        np.copyto(Xc, 0.0, where=~observed)
+        out = (-2.0 * M) @ Xc.T
+        out += ((self.means_ - self.reference_) * M) @ mask.T
+        out += P @ (Xc * Xc).T
+        for c in self.exact_classes_:
             diff = np.subtract(X, self.means_[c], dtype=np.float64)
             diff *= diff
             np.copyto(diff, 0.0, where=~observed)
-            out[c] = observed @ norm[k] - 0.5 * (diff @ P[k])
+            out[c] = diff @ P[0 if P.shape[0] == 1 else c]
+        out *= -0.5
+        out += (0.5 * (np.log(P) - LOG_2PI)) @ mask.T  # each observed feature's normaliser
         return out
 
     def _maha(self, Xc, structure, relative: bool) -> np.ndarray:
@@ -422,34 +421,3 @@ class Gaussian(Likelihood):
             z = rng.standard_normal((int(k), d))
             blocks.append(self.means_[c] + (z @ chol[c].T if structure.dense else z * sd[c]))
         return np.concatenate(blocks) if blocks else np.empty((0, d))
-
-
-def _structure_name(covariance) -> str | None:
-    if isinstance(covariance, str):
-        return covariance
-    return getattr(covariance, "name", None)
-
-
-def _precision_cholesky(S, k, tied, counts, given=None) -> np.ndarray:
-    """Upper-triangular U with U U^T = inverse(S); ValueError when S is singular."""
-    d = S.shape[0]
-    variances = np.diag(S)
-    L = None
-    if np.all(variances > 0):
-        try:
-            L = np.linalg.cholesky(S)
-        except np.linalg.LinAlgError:
-            L = None
-    if L is None or (np.diag(L) ** 2 < SINGULAR_RTOL * variances).any():
-        where = "the pooled covariance" if tied else f"the covariance of the class at position {k}"
-        if given is not None:
-            raise ValueError(f"{given}: {where} is not positive definite.")
-        size = ""
-        if counts is not None and not tied and counts[k] <= d:
-            size = f" (it has {counts[k]:g} samples for {d} features)"
-        raise ValueError(
-            f"{where} is singular{size}: a feature is constant or a linear combination of "
-            "others. Set reg_covar > 0 (for example 1e-6 times the feature variances), or "
-            "remove redundant features."
-        )
-    return solve_triangular(L, np.eye(d), lower=True).T

@@ -21,9 +21,11 @@ constant in the class, or the class has one sample's weight), the feature's stan
 deviation over all classes' values is used instead, and 1.0 where that is 0 too;
 ``bandwidth_`` shows the result.
 
-Log-densities are accumulated with a running log-sum-exp over blocks of test rows x
-blocks of training rows (temporaries of about ``base.BLOCK_BYTES``), so far-away points
-keep finite log-likelihoods and memory stays bounded whatever the data size.
+Log-densities are evaluated per class and feature over blocks of test values x blocks of
+training values (temporaries of about ``base.BLOCK_BYTES``): each kernel sum is shifted by
+its largest term (the nearest training value, found by binary search in the sorted
+values), so far-away points keep finite log-likelihoods, and training values too far from
+a block of sorted test values to change its sums are skipped.
 """
 
 from __future__ import annotations
@@ -41,8 +43,13 @@ LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 #: ``describe`` lists at most this many features.
 DESCRIBE_FEATURES = 20
 
-#: training rows per block are at least this many (fewer test rows instead).
-MIN_TRAIN_BLOCK = 256
+#: test values per evaluation block (sorted, so that a block needs few training values).
+TEST_BLOCK = 512
+
+#: training values whose kernel terms are all below e^-TAIL of a test value's nearest
+#: term (with the sample size and weights folded in) are skipped: they change the sum by
+#: less than e^-TAIL relative, far below rounding.
+TAIL = 40.0
 
 
 @dataclass
@@ -205,6 +212,9 @@ class Kernel(Likelihood):
             h = sigma * n**-0.2
         self.bandwidth_ = h
         self.log_norm_ = -(np.log(h) + np.log(totals) + LOG_SQRT_2PI)
+        # each class's rows sorted by each feature (NaN last), and the observed counts
+        self._order = [np.argsort(v, axis=0, kind="stable") for v in stats.values]
+        self._n_observed = np.array([(~np.isnan(v)).sum(axis=0) for v in stats.values])
         self.stats_, self.pending_ = stats, None
         return self
 
@@ -214,49 +224,69 @@ class Kernel(Likelihood):
         return self.bandwidth_.shape[0]
 
     def _row_block(self, n_features: int) -> int:
-        return max(1, BLOCK_BYTES // (8 * max(n_features, 1) * MIN_TRAIN_BLOCK))
+        return max(64, BLOCK_BYTES // (8 * max(n_features, 1) * 4))
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
-        """ln p(x|c) (C, rows): running log-sum-exp over training blocks, per feature."""
+        """ln p(x|c) (C, rows): per class and feature a kernel sum over training blocks."""
         X = np.asarray(X, dtype=np.float64)
         n, d = X.shape
         observed = ~np.isnan(X)
-        X0 = np.where(observed, X, 0.0)
-        out = np.empty((self.n_classes_, n))
-        step = self._row_block(d)
+        out = np.zeros((self.n_classes_, n))
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             for c in range(self.n_classes_):
-                for start in range(0, n, step):
-                    rows = slice(start, min(start + step, n))
-                    logp = self._log_density(X0[rows], c)
-                    out[c, rows] = np.where(observed[rows], logp, 0.0).sum(axis=1)
+                values, weights = self.stats_.values[c], self.stats_.weights[c]
+                for j in range(d):
+                    rows = np.flatnonzero(observed[:, j])
+                    if rows.size:
+                        sort = self._order[c][: self._n_observed[c, j], j]
+                        t, w = values[sort, j], weights[sort]
+                        out[c, rows] += self._log_density(X[rows, j], t, w, c, j)
         return out
 
-    def _log_density(self, x, c) -> np.ndarray:
-        """ln p(x_j | c) for a block of complete rows ``x`` (r, d), shape (r, d)."""
-        values, weights = self.stats_.values[c], self.stats_.weights[c]
-        r, d = x.shape
-        scale = -0.5 / self.bandwidth_[c] ** 2  # (d,)
-        log_w = np.log(weights)
-        top = np.full((r, d), -np.inf)  # running maximum of the exponents
-        total = np.zeros((r, d))  # running sum of exp(exponent - top)
-        step = max(1, BLOCK_BYTES // (8 * r * d))
-        for start in range(0, values.shape[0], step):
-            block = values[start : start + step].T  # (d, m)
-            present = ~np.isnan(block)
-            expo = x[:, :, None] - np.where(present, block, 0.0)[None]  # (r, d, m)
-            expo *= expo
-            expo *= scale[:, None]
-            expo += np.where(present, log_w[start : start + step], -np.inf)
-            new_top = np.maximum(top, expo.max(axis=2))
-            shift = np.where(np.isfinite(new_top), new_top, 0.0)
-            total *= np.exp(top - shift)
-            expo -= shift[:, :, None]
-            np.exp(expo, out=expo)
-            total += expo.sum(axis=2)
-            top = new_top
-        shift = np.where(np.isfinite(top), top, 0.0)
-        return np.log(total) + shift + self.log_norm_[c]
+    def _log_density(self, x, t, w, c, j) -> np.ndarray:
+        """ln p(x_j | c) for observed test values ``x`` of feature j; ``t`` the class's
+        observed training values of the feature in increasing order, ``w`` their weights.
+
+        In units ``u = (x - ref) / (sqrt(2) h)`` the density is a weighted sum of
+        ``exp(-(u - t_i)^2)``. Each test value's sum is shifted by its nearest training
+        value (found in the sorted training values), so every term is at most 1 and the
+        nearest is exactly 1: no underflow however far the point. Test values are
+        processed in sorted blocks, and training values farther than the terms that can
+        matter (``TAIL`` below the shifted maximum, relative) are skipped.
+        """
+        ref = t[t.size // 2]
+        scale = 1.0 / (np.sqrt(2.0) * self.bandwidth_[c, j])
+        t = (t - ref) * scale
+        w_top = w.max()
+        w = w / w_top
+        tail = TAIL + np.log(t.size) - np.log(w.min())  # skipped terms: < e^-TAIL of the sum
+        u = (x - ref) * scale
+        sort = np.argsort(u, kind="stable")
+        u = u[sort]
+        k = np.searchsorted(t, u)
+        below, above = t[np.maximum(k - 1, 0)], t[np.minimum(k, t.size - 1)]
+        shift = np.minimum(np.square(u - below), np.square(u - above))  # nearest: min u^2
+        reach = np.sqrt(shift + tail)
+        out = np.empty(u.size)
+        step = max(1, min(u.size, TEST_BLOCK))
+        for start in range(0, u.size, step):
+            rows = slice(start, min(start + step, u.size))
+            ur, sr = u[rows], shift[rows]
+            lo = np.searchsorted(t, (ur - reach[rows]).min(), side="left")
+            hi = np.searchsorted(t, (ur + reach[rows]).max(), side="right")
+            acc = np.zeros(ur.size)
+            width = max(1, BLOCK_BYTES // (8 * ur.size))
+            for first in range(lo, hi, width):
+                last = min(first + width, hi)
+                e = np.subtract.outer(ur, t[first:last])
+                np.square(e, out=e)
+                np.subtract(sr[:, None], e, out=e)
+                np.exp(e, out=e)
+                acc += e @ w[first:last]
+            out[rows] = np.log(acc) - sr
+        result = np.empty(u.size)
+        result[sort] = out
+        return result + (self.log_norm_[c, j] + np.log(w_top))
 
     # ----------------------------------------------------------------- model size, sampling
     def n_parameters(self) -> int:
