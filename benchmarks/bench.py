@@ -1,7 +1,7 @@
 """Time bayesrule against scikit-learn on the same data, in one run.
 
 Every row compares one bayesrule estimator with its scikit-learn counterpart on one
-operation (``fit`` or ``predict_proba``) and one data size, and reports
+operation (``fit``, ``predict_proba`` or ``predict``) and one data size, and reports
 
 * the best wall-clock time of each library over ``--repeat`` runs (``time.perf_counter``;
   the two libraries alternate within each repeat so that background load hits both),
@@ -11,7 +11,9 @@ operation (``fit`` or ``predict_proba``) and one data size, and reports
   that the same model was computed: the largest absolute difference of the class means
   for ``fit``; for ``predict_proba`` the largest absolute difference of the posteriors
   (GaussianNB, LDA), or the rate at which the most probable class agrees (QDA: sklearn
-  uses the unbiased covariance, bayesrule the maximum-likelihood one).
+  uses the unbiased covariance, bayesrule the maximum-likelihood one); for the count
+  models the largest difference of ``feature_log_prob_`` after ``fit`` and the rate at
+  which ``predict`` gives the same labels.
 
 bayesrule is timed once per model and size; LinearDiscriminant's two rows (against the
 svd and the lsqr solver) share its time.
@@ -22,12 +24,21 @@ class means drawn from N(0, (3 / sqrt(d))^2) per feature (pairs of class means a
 per-class, per-feature standard deviation in [exp(-0.25), exp(0.25)] so that the classes'
 covariances differ (QDA is meaningful). Only one size's data is alive at a time.
 
+Sparse sizes (MultinomialNB and BernoulliNB, against scikit-learn's on the same CSR
+matrix): word counts of C classes, each row a Poisson(K) number of draws from its class's
+distribution over d features (a shuffled Zipf-like profile, perturbed per class), counts
+1, 2, ... (geometric), duplicates summed. After ``fit`` and ``predict_proba`` the peak
+traced memory (``tracemalloc``) of one fit + predict_proba of each library is also
+reported, next to the size of the matrix itself.
+
 Examples::
 
     .venv/bin/python benchmarks/bench.py --quick
     .venv/bin/python benchmarks/bench.py --output benchmarks/results.md
     .venv/bin/python benchmarks/bench.py --sizes medium --models gnb,lda --repeat 5
     .venv/bin/python benchmarks/bench.py --sizes 100000x30x4 --sklearn-only
+    .venv/bin/python benchmarks/bench.py --sizes sparse --models mnb,bnb
+    .venv/bin/python benchmarks/bench.py --sizes 50000x20000x10:80 --models mnb
 """
 
 from __future__ import annotations
@@ -44,6 +55,7 @@ import pstats
 import sys
 import time
 import traceback
+import tracemalloc
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,14 +63,17 @@ from typing import Any
 
 import numpy as np
 import scipy
+import scipy.sparse as sp
 import sklearn
 from sklearn.discriminant_analysis import (
     LinearDiscriminantAnalysis,
     QuadraticDiscriminantAnalysis,
 )
+from sklearn.naive_bayes import BernoulliNB as SkBernoulliNB
 from sklearn.naive_bayes import GaussianNB as SkGaussianNB
+from sklearn.naive_bayes import MultinomialNB as SkMultinomialNB
 
-OPERATIONS = ("fit", "predict_proba")
+OPERATIONS = ("fit", "predict_proba", "predict")
 
 
 # --------------------------------------------------------------------------- sizes
@@ -66,16 +81,27 @@ OPERATIONS = ("fit", "predict_proba")
 
 @dataclass(frozen=True)
 class Size:
-    """One data set: n samples, d features, C classes; ``only`` limits the rows."""
+    """One data set: n samples, d features, C classes; ``only`` limits the rows.
+
+    ``nnz_per_row`` > 0 makes it a sparse (CSR) count matrix with about that many
+    non-zeros per row; the models of kind "sparse" run on those, the others on dense.
+    """
 
     name: str
     n: int
     d: int
     n_classes: int
     only: frozenset[tuple[str, str]] | None = None  # (model, operation) pairs
+    nnz_per_row: int = 0
+
+    @property
+    def kind(self) -> str:
+        return "sparse" if self.nnz_per_row else "gaussian"
 
     @property
     def shape(self) -> str:
+        if self.nnz_per_row:
+            return f"{self.n:,} x {self.d:,} x {self.n_classes} csr"
         return f"{self.n:,} x {self.d} x {self.n_classes}"
 
     def wants(self, model: str, operation: str) -> bool:
@@ -90,25 +116,32 @@ SIZES = {
     "binary": Size("binary", 1_000_000, 100, 2, only=GNB_PROBA_ONLY),
     "quick": Size("quick", 20_000, 20, 5),
     "quick-binary": Size("quick-binary", 20_000, 20, 2, only=GNB_PROBA_ONLY),
+    "sparse": Size("sparse", 200_000, 50_000, 20, nnz_per_row=100),
+    "quick-sparse": Size("quick-sparse", 20_000, 5_000, 5, nnz_per_row=50),
 }
-DEFAULT_SIZES = ("large", "medium", "binary")
-QUICK_SIZES = ("quick", "quick-binary")
+DEFAULT_SIZES = ("large", "medium", "binary", "sparse")
+QUICK_SIZES = ("quick", "quick-binary", "quick-sparse")
 
 
 def parse_size(text: str) -> Size:
-    """A named size (``large``, ``medium``, ...) or ``NxDxC`` such as ``50000x20x5``."""
+    """A named size (``large``, ``medium``, ...), ``NxDxC`` such as ``50000x20x5``, or
+    ``NxDxC:K`` for a sparse count matrix with about K non-zeros per row."""
     if text in SIZES:
         return SIZES[text]
+    shape, _, per_row = text.partition(":")
     try:
-        n, d, c = (int(part.replace("_", "")) for part in text.lower().split("x"))
+        n, d, c = (int(part.replace("_", "")) for part in shape.lower().split("x"))
+        k = int(per_row.replace("_", "")) if per_row else 0
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"size {text!r} is neither one of {sorted(SIZES)} nor of the form NxDxC "
-            "(e.g. 50000x20x5)"
+            "(e.g. 50000x20x5) or NxDxC:K (sparse, e.g. 50000x20000x10:80)"
         ) from None
-    if n < 2 * c or d < 1 or c < 2:
-        raise argparse.ArgumentTypeError(f"size {text!r} needs n >= 2C, d >= 1 and C >= 2")
-    return Size(text, n, d, c)
+    if n < 2 * c or d < 1 or c < 2 or k < 0 or (per_row and k < 1):
+        raise argparse.ArgumentTypeError(
+            f"size {text!r} needs n >= 2C, d >= 1, C >= 2 (and K >= 1)"
+        )
+    return Size(text, n, d, c, nnz_per_row=k)
 
 
 def make_data(size: Size, seed: int, chunk_rows: int = 65_536) -> tuple[np.ndarray, np.ndarray]:
@@ -128,6 +161,42 @@ def make_data(size: Size, seed: int, chunk_rows: int = 65_536) -> tuple[np.ndarr
         block *= scales[labels]
         block += means[labels]
     return X, y
+
+
+def make_sparse_data(
+    size: Size, seed: int, chunk_rows: int = 20_000
+) -> tuple[sp.csr_matrix, np.ndarray]:
+    """Word counts: each row Poisson(K) draws from its class's distribution over d words."""
+    n, d, n_classes = size.n, size.d, size.n_classes
+    rng = np.random.default_rng([seed, n, d, n_classes, size.nnz_per_row])
+    profile = 1.0 / np.arange(1, d + 1) ** 0.8  # Zipf-like word frequencies
+    rng.shuffle(profile)
+    q = profile * np.exp(rng.normal(0.0, 0.6, size=(n_classes, d)))
+    cdf = np.cumsum(q / q.sum(axis=1, keepdims=True), axis=1)
+    y = np.arange(n, dtype=np.int64) % n_classes
+    rng.shuffle(y)
+    blocks = []
+    for start in range(0, n, chunk_rows):
+        labels = y[start : start + chunk_rows]
+        lengths = rng.poisson(size.nnz_per_row, size=len(labels))
+        owner = np.repeat(labels, lengths)
+        u = rng.random(owner.size)
+        cols = np.empty(owner.size, dtype=np.int32)
+        for c in range(n_classes):
+            sel = owner == c
+            cols[sel] = np.minimum(np.searchsorted(cdf[c], u[sel]), d - 1)
+        counts = rng.geometric(0.6, size=owner.size).astype(np.float64)
+        indptr = np.concatenate([[0], np.cumsum(lengths)])
+        block = sp.csr_matrix((counts, cols, indptr), shape=(len(labels), d))
+        block.sum_duplicates()
+        blocks.append(block)
+    return sp.vstack(blocks, format="csr"), y
+
+
+def data_bytes(X) -> int:
+    if sp.issparse(X):
+        return X.data.nbytes + X.indices.nbytes + X.indptr.nbytes
+    return X.nbytes
 
 
 # --------------------------------------------------------------------------- models
@@ -152,6 +221,8 @@ class Model:
     baselines: tuple[Baseline, ...]
     proba_check: str  # "maxabs" or "argmax"
     targets: Callable[[str, int, str], float]  # (operation, C, baseline) -> target ratio
+    data: str = "gaussian"  # the kind of Size it runs on: "gaussian" or "sparse"
+    operations: tuple[str, ...] = ("fit", "predict_proba")
 
 
 def _gnb_target(operation: str, n_classes: int, baseline: str) -> float:
@@ -166,6 +237,10 @@ def _qda_target(operation: str, n_classes: int, baseline: str) -> float:
 
 def _lda_target(operation: str, n_classes: int, baseline: str) -> float:
     return 5.0 if operation == "fit" and baseline.endswith("(svd)") else 1.0
+
+
+def _count_nb_target(operation: str, n_classes: int, baseline: str) -> float:
+    return 2.0 if operation == "fit" else 1.0
 
 
 MODELS = {
@@ -198,6 +273,28 @@ MODELS = {
         ),
         "maxabs",
         _lda_target,
+    ),
+    "mnb": Model(
+        "mnb",
+        "MultinomialNB",
+        "MultinomialNB",
+        {},
+        (Baseline("MultinomialNB", SkMultinomialNB),),
+        "maxabs",
+        _count_nb_target,
+        data="sparse",
+        operations=OPERATIONS,
+    ),
+    "bnb": Model(
+        "bnb",
+        "BernoulliNB",
+        "BernoulliNB",
+        {},
+        (Baseline("BernoulliNB", SkBernoulliNB),),
+        "maxabs",
+        _count_nb_target,
+        data="sparse",
+        operations=OPERATIONS,
     ),
 }
 
@@ -292,6 +389,9 @@ def max_abs_diff(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def mean_agreement(sk_model: Any, br_model: Any) -> str:
+    if hasattr(sk_model, "feature_log_prob_") and hasattr(br_model, "feature_log_prob_"):
+        diff = max_abs_diff(sk_model.feature_log_prob_, br_model.feature_log_prob_)
+        return f"log prob max|d| {diff:.1e}"
     sk_means = getattr(sk_model, "theta_", None)
     if sk_means is None:
         sk_means = getattr(sk_model, "means_", None)
@@ -304,6 +404,8 @@ def mean_agreement(sk_model: Any, br_model: Any) -> str:
 def proba_agreement(check: str, p_sklearn: np.ndarray, p_bayesrule: np.ndarray) -> str:
     if np.shape(p_sklearn) != np.shape(p_bayesrule):
         return f"shape {np.shape(p_bayesrule)} != {np.shape(p_sklearn)}"
+    if np.ndim(p_sklearn) == 1:  # predicted labels
+        return f"labels agree {100 * np.mean(p_sklearn == p_bayesrule):.3f}%"
     if check == "argmax":
         same = np.mean(np.argmax(p_sklearn, axis=1) == np.argmax(p_bayesrule, axis=1))
         return f"argmax {100 * same:.3f}%"
@@ -330,7 +432,7 @@ def bench_model(
     repeat: int,
     profile: int,
 ) -> list[Row]:
-    """Time fit and predict_proba of one model against each of its baselines."""
+    """Time fit and the prediction operations of one model against its baselines."""
     rows: list[Row] = []
 
     def make_bayesrule() -> Any:
@@ -346,7 +448,8 @@ def bench_model(
 
     # Warm-up on a slice with a few times d rows per class (so that QDA's covariances are
     # not singular): first-call imports and caches are not what we time.
-    warm = slice(0, min(size.n, 5 * size.n_classes * max(size.d, 20)))
+    warm_rows = 5 * size.n_classes * max(size.d, 20) if size.kind == "gaussian" else 10_000
+    warm = slice(0, min(size.n, warm_rows))
     factories = [b.make for b in model.baselines]
     if bayesrule_cls is not None:
         factories.append(make_bayesrule)
@@ -359,7 +462,6 @@ def bench_model(
             pass
 
     want_fit = size.wants(model.key, "fit")
-    want_proba = size.wants(model.key, "predict_proba")
     fit_repeat = repeat if want_fit else 1
     fits = time_alternating(fit_calls(model.baselines), fit_repeat)
     br_fit = fits.get("bayesrule")
@@ -389,50 +491,97 @@ def bench_model(
                 f"{model.label}.fit {size.shape}", lambda: make_bayesrule().fit(X, y), profile
             )
 
-    if want_proba:
-        calls: dict[str, Callable[[], Any]] = {}
-        for label, entry in fits.items():
-            if entry.seconds is not None:
-                calls[label] = lambda m=entry.result: m.predict_proba(X)
-        probas = time_alternating(calls, repeat)
-        br_proba = probas.get("bayesrule")
-        for baseline in model.baselines:
-            sk_proba = probas.get(baseline.label, Timed(error=fits[baseline.label].error))
-            br_error = br_fit.error if br_fit is not None and br_fit.error else ""
-            if br_proba is not None and br_proba.error:
-                br_error = br_proba.error
-            agreement = "-"
-            if (
-                sk_proba.seconds is not None
-                and br_proba is not None
-                and br_proba.seconds is not None
-            ):
-                agreement = proba_agreement(model.proba_check, sk_proba.result, br_proba.result)
-            rows.append(
-                Row(
-                    model.label,
-                    baseline.label,
-                    "predict_proba",
-                    size,
-                    sk_proba.seconds,
-                    None if br_proba is None else br_proba.seconds,
-                    model.targets("predict_proba", size.n_classes, baseline.label),
-                    agreement,
-                    "; ".join(e for e in (sk_proba.error, br_error) if e),
-                )
-            )
-            print_progress(rows[-1])
-        if profile and br_proba is not None and br_proba.seconds is not None:
-            fitted = br_fit.result
-            profile_call(
-                f"{model.label}.predict_proba {size.shape}",
-                lambda: fitted.predict_proba(X),
-                profile,
-            )
-        del probas, calls
+    for operation in model.operations[1:]:
+        if size.wants(model.key, operation):
+            rows += bench_prediction(model, operation, size, X, fits, repeat, profile)
     del fits
     gc.collect()
     return rows
+
+
+def bench_prediction(
+    model: Model,
+    operation: str,
+    size: Size,
+    X: Any,
+    fits: dict[str, Timed],
+    repeat: int,
+    profile: int,
+) -> list[Row]:
+    """Time one prediction method (``predict_proba``, ``predict``) of the fitted models."""
+    rows: list[Row] = []
+    br_fit = fits.get("bayesrule")
+    calls: dict[str, Callable[[], Any]] = {}
+    for label, entry in fits.items():
+        if entry.seconds is not None:
+            calls[label] = lambda m=entry.result: getattr(m, operation)(X)
+    timed = time_alternating(calls, repeat)
+    br_timed = timed.get("bayesrule")
+    for baseline in model.baselines:
+        sk_timed = timed.get(baseline.label, Timed(error=fits[baseline.label].error))
+        br_error = br_fit.error if br_fit is not None and br_fit.error else ""
+        if br_timed is not None and br_timed.error:
+            br_error = br_timed.error
+        agreement = "-"
+        if sk_timed.seconds is not None and br_timed is not None and br_timed.seconds is not None:
+            agreement = proba_agreement(model.proba_check, sk_timed.result, br_timed.result)
+        rows.append(
+            Row(
+                model.label,
+                baseline.label,
+                operation,
+                size,
+                sk_timed.seconds,
+                None if br_timed is None else br_timed.seconds,
+                model.targets(operation, size.n_classes, baseline.label),
+                agreement,
+                "; ".join(e for e in (sk_timed.error, br_error) if e),
+            )
+        )
+        print_progress(rows[-1])
+    if profile and br_timed is not None and br_timed.seconds is not None:
+        fitted = br_fit.result
+        profile_call(
+            f"{model.label}.{operation} {size.shape}",
+            lambda: getattr(fitted, operation)(X),
+            profile,
+        )
+    return rows
+
+
+def peak_memory(call: Callable[[], Any]) -> float:
+    """Peak bytes traced by ``tracemalloc`` (NumPy and SciPy arrays included) during ``call``."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        call()
+        return float(tracemalloc.get_traced_memory()[1])
+    finally:
+        tracemalloc.stop()
+
+
+def memory_lines(model: Model, bayesrule_cls: Any | None, size: Size, X: Any, y: Any) -> list[str]:
+    """Peak memory of one fit + predict_proba of each library, beside the data's size."""
+    makers = {b.label: b.make for b in model.baselines}
+    if bayesrule_cls is not None:
+        makers["bayesrule"] = lambda: bayesrule_cls(**model.bayesrule_kwargs)
+    parts = []
+    for label, make in makers.items():
+        try:
+            peak = peak_memory(lambda make=make: make().fit(X, y).predict_proba(X))
+        except Exception as exc:  # report and go on
+            parts.append(f"{label} failed ({type(exc).__name__})")
+            continue
+        parts.append(
+            f"{'bayesrule' if label == 'bayesrule' else 'sklearn'} {peak / 2**20:,.0f} MiB"
+        )
+    line = (
+        f"peak memory of fit + predict_proba, {model.label} at {size.shape} "
+        f"(matrix {data_bytes(X) / 2**20:,.0f} MiB, posteriors "
+        f"{size.n * size.n_classes * 8 / 2**20:,.0f} MiB): " + ", ".join(parts)
+    )
+    print("  " + line, flush=True)
+    return [line]
 
 
 # --------------------------------------------------------------------------- report
@@ -546,7 +695,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="tiny sizes (20,000 x 20 x 5 and x 2) and one repeat: a smoke run in seconds",
+        help="tiny sizes (20,000 x 20 x 5 and x 2, 20,000 x 5,000 x 5 sparse) and one "
+        "repeat: a smoke run in seconds",
     )
     parser.add_argument(
         "--sizes",
@@ -575,6 +725,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--sklearn-only", action="store_true", help="time scikit-learn only (no bayesrule)"
+    )
+    parser.add_argument(
+        "--no-memory",
+        dest="memory",
+        action="store_false",
+        help="skip the peak-memory measurement (tracemalloc) of the sparse models",
     )
     parser.add_argument(
         "--profile",
@@ -621,28 +777,40 @@ def main(argv: list[str] | None = None) -> int:
     print(flush=True)
 
     rows: list[Row] = []
+    memory: list[str] = []
     for size in args.sizes:
         active = [
-            m for m in models if size.wants(m.key, "fit") or size.wants(m.key, "predict_proba")
+            m
+            for m in models
+            if m.data == size.kind and any(size.wants(m.key, op) for op in m.operations)
         ]
         if not active:
             continue
         large = size.n * size.d >= 50_000_000
         repeat = args.repeat_large if large else args.repeat
         start = time.perf_counter()
-        X, y = make_data(size, args.seed)
+        if size.kind == "sparse":
+            X, y = make_sparse_data(size, args.seed)
+            density = f", {X.nnz / size.n:.1f} non-zeros per row"
+        else:
+            X, y = make_data(size, args.seed)
+            density = ""
         print(
-            f"[{size.name}] {size.shape}: data {X.nbytes / 2**20:,.0f} MiB generated in "
-            f"{time.perf_counter() - start:.1f} s; best of {repeat}",
+            f"[{size.name}] {size.shape}: data {data_bytes(X) / 2**20:,.0f} MiB{density} "
+            f"generated in {time.perf_counter() - start:.1f} s; best of {repeat}",
             flush=True,
         )
         for model in active:
             rows += bench_model(model, classes.get(model.key), size, X, y, repeat, args.profile)
+            if size.kind == "sparse" and args.memory:
+                memory += memory_lines(model, classes.get(model.key), size, X, y)
         del X, y
         gc.collect()
 
     table = render_table(rows)
     print("\n" + table)
+    if memory:
+        print("\n" + "\n".join(memory))
     misses = [r for r in rows if r.status in ("MISS", "ERROR")]
     summary = (
         f"{len(misses)} of {sum(r.ratio is not None or bool(r.error) for r in rows)} "
@@ -666,6 +834,8 @@ def main(argv: list[str] | None = None) -> int:
             fh.write("times are the best of the repeats, in seconds.\n\n")
             fh.write("".join(f"- {line}\n" for line in header + [f"note: {n}" for n in notes]))
             fh.write("\n" + table + "\n\n" + summary + "\n")
+            if memory:
+                fh.write("\n" + "".join(f"- {line}\n" for line in memory))
         print(f"wrote {args.output}")
     return 0
 

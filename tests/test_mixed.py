@@ -169,7 +169,10 @@ def test_columns_are_checked_at_prediction():
     clf = MixedNB().fit(X, y)
     with pytest.raises(ValueError, match="feature names"):
         clf.predict(X.rename(columns={"island": "isle"}))
-    with pytest.raises(ValueError, match="has 5 features"):
+    with (
+        pytest.warns(UserWarning, match="does not have valid feature names"),
+        pytest.raises(ValueError, match="has 5 features"),
+    ):
         clf.predict(X.iloc[:, :5].to_numpy(dtype=object))
 
 

@@ -13,20 +13,10 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from .._codec import register
-from .counts import (
-    CountLikelihood,
-    CountStats,
-    Undetermined,
-    check_values,
-    impossible_message,
-    locate,
-    matmul_t,
-    zero_nan,
-)
+from .count_stats import CountStats, check_values, locate
+from .counts import CountLikelihood, Undetermined, matmul_t, zero_nan
 
 
-@register
 class Bernoulli(CountLikelihood):
     """Bernoulli class-conditional model of binary features.
 
@@ -165,18 +155,13 @@ class Bernoulli(CountLikelihood):
             out[(on_zero > 0.5) | (off_zero > 0.5)] = -np.inf
         return out
 
-    def _impossible(self, x: np.ndarray) -> np.ndarray:
+    def _impossible(self, x: np.ndarray) -> np.ndarray | None:
+        if not self.extreme_:
+            return None
         observed = ~np.isnan(x)
-        x = np.nan_to_num(x)
         on = (x == 1) if self.binarize is None else (x > self.binarize)
         on &= observed
         return (self.zero_on_ & on) | (self.zero_off_ & ~on & observed)
-
-    def describe_impossible(self, X) -> str | None:
-        """Names a feature whose value has probability 0 in every class (alpha = 0)."""
-        if not self.extreme_:
-            return None
-        return impossible_message(self, X)
 
     # ----------------------------------------------------------------- model size, sampling
     def n_parameters(self) -> int:

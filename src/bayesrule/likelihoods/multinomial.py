@@ -11,15 +11,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._codec import register
-from .counts import (
-    CountLikelihood,
-    CountStats,
-    Undetermined,
-    impossible_message,
-    matmul_t,
-    zero_nan,
-)
+from .count_stats import CountStats
+from .counts import CountLikelihood, Undetermined, matmul_t, zero_nan
 
 
 def _multinomial_sample(theta, stats: CountStats, counts, rng) -> np.ndarray:
@@ -36,7 +29,7 @@ def _multinomial_sample(theta, stats: CountStats, counts, rng) -> np.ndarray:
     return np.concatenate(blocks) if blocks else np.empty((0, d))
 
 
-def _smoothed_theta(stats: CountStats, alpha: float) -> np.ndarray:
+def _smoothed_theta(stats: CountStats, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     """Each class's own smoothed multinomial ``(N_cj + alpha) / (N_c + alpha d)``."""
     smoothed = stats.feature_sum + alpha
     total = smoothed.sum(axis=1, keepdims=True)
@@ -49,7 +42,6 @@ def _smoothed_theta(stats: CountStats, alpha: float) -> np.ndarray:
     return smoothed, total
 
 
-@register
 class Multinomial(CountLikelihood):
     """Multinomial class-conditional model of counts: ``ln p(x|c) = sum_j x_j ln theta_cj``.
 
@@ -123,14 +115,10 @@ class Multinomial(CountLikelihood):
             out[hits > 0] = -np.inf
         return out
 
-    def _impossible(self, x: np.ndarray) -> np.ndarray:
-        return self.zero_ & (np.nan_to_num(x) > 0)
-
-    def describe_impossible(self, X) -> str | None:
-        """Names a feature whose count has probability 0 in every class (alpha = 0)."""
+    def _impossible(self, x: np.ndarray) -> np.ndarray | None:
         if not self.zero_columns_.size:
             return None
-        return impossible_message(self, X)
+        return self.zero_ & (np.nan_to_num(x) > 0)
 
     # ----------------------------------------------------------------- model size, sampling
     def n_parameters(self) -> int:
@@ -155,7 +143,6 @@ class Multinomial(CountLikelihood):
         )
 
 
-@register
 class Complement(CountLikelihood):
     """Complement naive Bayes weights (Rennie et al., 2003), as scikit-learn's ComplementNB.
 
