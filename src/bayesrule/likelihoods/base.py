@@ -18,6 +18,11 @@ from sklearn.base import BaseEstimator
 BLOCK_BYTES = 1 << 23
 
 
+class Undetermined(ValueError):
+    """The statistics seen so far do not determine the parameters (e.g. a class without
+    data yet); ``partial_fit`` keeps them and waits for more data."""
+
+
 class Likelihood(BaseEstimator):
     """Base of the class-conditional densities p(x|w) (see the module docstring).
 
@@ -34,18 +39,30 @@ class Likelihood(BaseEstimator):
     positive_only = False
 
     def check_ready(self) -> None:
-        """Raise ValueError when the parameters are not determined yet."""
+        """Raise ValueError while ``partial_fit`` has not yet seen enough data."""
+        if getattr(self, "pending_", None):
+            raise ValueError(
+                f"the statistics seen so far do not determine the parameters yet: "
+                f"{self.pending_} Call partial_fit with more data before predicting."
+            )
 
     def fit(self, X, y, n_classes, sample_weight=None):
         """Estimate the densities of ``n_classes`` classes from ``X`` and class indices ``y``."""
         return self.set_statistics(self.statistics(X, y, n_classes, sample_weight))
 
     def partial_fit(self, X, y, n_classes, sample_weight=None):
-        """Add a block of data to the statistics and re-derive the parameters."""
+        """Add a block of data to the statistics and re-derive the parameters; while
+        they are :class:`Undetermined`, keep the statistics and say why in ``pending_``."""
         stats = self.statistics(X, y, n_classes, sample_weight)
         if getattr(self, "stats_", None) is not None:
             stats = self.stats_.merge(stats)
-        return self.set_statistics(stats)
+        try:
+            self.set_statistics(stats)
+        except Undetermined as exc:
+            self.stats_, self.pending_ = stats, str(exc)
+            return self
+        self.pending_ = None
+        return self
 
     def coerce(self, X):
         """``X`` (a column block of a table, see ``Product``) as this family evaluates it."""

@@ -13,8 +13,9 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
+from .base import Undetermined
 from .count_stats import CountStats, check_values, locate
-from .counts import CountLikelihood, Undetermined, matmul_t, zero_nan
+from .counts import CountLikelihood, matmul_t, zero_nan
 
 
 class Bernoulli(CountLikelihood):

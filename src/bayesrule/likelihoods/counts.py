@@ -26,10 +26,6 @@ from .count_stats import (
 )
 
 
-class Undetermined(ValueError):
-    """The statistics so far do not determine the parameters (alpha = 0, no data)."""
-
-
 def check_alpha(alpha) -> float:
     """``alpha`` as a float >= 0, or TypeError/ValueError naming it."""
     if not isinstance(alpha, numbers.Real) or isinstance(alpha, (bool, np.bool_)):
@@ -62,17 +58,6 @@ class CountLikelihood(Likelihood):
             X, y, n_classes, sample_weight, values=self._values, name=type(self).__name__
         )
 
-    def partial_fit(self, X, y, n_classes, sample_weight=None):
-        """Add a block of data to the statistics and re-derive the parameters."""
-        stats = self.statistics(X, y, n_classes, sample_weight)
-        if getattr(self, "stats_", None) is not None:
-            stats = self.stats_.merge(stats)
-        try:
-            return self.set_statistics(stats)
-        except Undetermined as exc:  # e.g. alpha = 0 and a class without data so far
-            self.stats_, self.pending_ = stats, str(exc)
-            return self
-
     def _start(self, stats: CountStats) -> float:
         """Validate parameters and statistics at set_statistics; returns alpha."""
         self._check_params()
@@ -83,14 +68,6 @@ class CountLikelihood(Likelihood):
     def _finish(self, stats: CountStats):
         self.stats_, self.pending_ = stats, None
         return self
-
-    def check_ready(self) -> None:
-        """ValueError while ``partial_fit`` has not yet seen enough data for parameters."""
-        if getattr(self, "pending_", None):
-            raise ValueError(
-                f"the statistics seen so far do not determine the parameters yet: "
-                f"{self.pending_} Call partial_fit with more data, or use alpha > 0."
-            )
 
     @property
     def n_classes_(self) -> int:

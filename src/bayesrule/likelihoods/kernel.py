@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import BLOCK_BYTES, Likelihood
+from .base import BLOCK_BYTES, Likelihood, Undetermined
 
 RULES = ("scott", "silverman")
 LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
@@ -158,25 +158,6 @@ class Kernel(Likelihood):
         parts = [slice(bounds[c], bounds[c + 1]) for c in range(n_classes)]
         return KernelData(tuple(X[s] for s in parts), tuple(w[s] for s in parts))
 
-    def partial_fit(self, X, y, n_classes, sample_weight=None):
-        """Append a block of data and re-derive the bandwidths."""
-        stats = self.statistics(X, y, n_classes, sample_weight)
-        if getattr(self, "stats_", None) is not None:
-            stats = self.stats_.merge(stats)
-        try:
-            return self.set_statistics(stats)
-        except ValueError as exc:  # not determined yet: some class has no data so far
-            self.stats_, self.bandwidth_, self.pending_ = stats, None, str(exc)
-            return self
-
-    def check_ready(self):
-        """ValueError while ``partial_fit`` has not yet seen data of every class."""
-        if getattr(self, "bandwidth_", None) is None:
-            raise ValueError(
-                "the data seen so far do not determine every density yet: "
-                f"{self.pending_} Call partial_fit with more data before predicting."
-            )
-
     # ----------------------------------------------------------------- parameters
     def set_statistics(self, stats: KernelData):
         """Bandwidths and normalisers from the training data."""
@@ -187,14 +168,14 @@ class Kernel(Likelihood):
         sigma = np.empty((C, d))
         for c, (values, weights) in enumerate(zip(stats.values, stats.weights, strict=True)):
             if values.shape[0] == 0:
-                raise ValueError(
+                raise Undetermined(
                     f"the class at position {c} has no samples (zero total weight); every "
                     "class needs data."
                 )
             totals[c], sigma[c] = _weighted_spread(values, weights)
             if (totals[c] <= 0).any():
                 j = int(np.flatnonzero(totals[c] <= 0)[0])
-                raise ValueError(
+                raise Undetermined(
                     f"feature {j} has no observed (non-missing) value in the class at "
                     f"position {c}, so its density there is unknown; give that class data "
                     "for the feature, or drop the feature."

@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .base import Undetermined
 from .count_stats import CountStats
-from .counts import CountLikelihood, Undetermined, matmul_t, zero_nan
+from .counts import CountLikelihood, matmul_t, zero_nan
 
 
 def _multinomial_sample(theta, stats: CountStats, counts, rng) -> np.ndarray:

@@ -146,14 +146,6 @@ class Product(Likelihood):
         self.stats_, self.pending_ = stats, None
         return self
 
-    def check_ready(self):
-        """ValueError while ``partial_fit`` has not yet seen enough data for every block."""
-        if getattr(self, "pending_", None):
-            raise ValueError(
-                f"the statistics seen so far do not determine every block yet: {self.pending_} "
-                "Call partial_fit with more data before predicting."
-            )
-
     # ----------------------------------------------------------------- evaluation
     @property
     def n_classes_(self) -> int:
