@@ -218,9 +218,11 @@ def test_partial_fit_saved_before_every_class_was_seen(tmp_path):
     X, y = make_data(n_per_class=30, seed=8)
     seen = y != "grapefruit"
     est = GaussianNB().partial_fit(X[seen], y[seen], classes=LABELS["str"])
-    assert est.likelihood_.means_ is None  # parameters wait for the third class
+    assert "no samples" in est.likelihood_.pending_  # parameters wait for the third class
     loaded = round_trip(est, tmp_path)
-    assert loaded.likelihood_.means_ is None
+    assert loaded.likelihood_.pending_ == est.likelihood_.pending_
+    with pytest.raises(ValueError, match="do not determine the parameters yet"):
+        loaded.predict(X)
     est.partial_fit(X[~seen], y[~seen])
     loaded.partial_fit(X[~seen], y[~seen])
     assert_same_model(est, loaded, X)

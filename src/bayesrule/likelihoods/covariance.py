@@ -23,6 +23,7 @@ import numpy as np
 from scipy.linalg import solve_triangular
 
 from ..stats import ClassMoments
+from .base import Undetermined
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,7 @@ def precision_cholesky(S, k, tied, counts, given=None) -> np.ndarray:
         size = ""
         if counts is not None and not tied and counts[k] <= d:
             size = f" (it has {counts[k]:g} samples for {d} features)"
-        raise ValueError(
+        raise Undetermined(
             f"{where} is singular{size}: a feature is constant or a linear combination of "
             "others. Set reg_covar > 0 (for example 1e-6 times the feature variances), or "
             "remove redundant features."

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..stats import ClassMoments, class_moments, merge
-from .base import BLOCK_BYTES, Likelihood
+from ..stats import ClassMoments, class_moments
+from .base import BLOCK_BYTES, Likelihood, Undetermined
 from .covariance import get_structure, ledoit_wolf_pooled, precision_cholesky
 
 LOG_2PI = np.log(2.0 * np.pi)
@@ -139,24 +139,7 @@ class Gaussian(Likelihood):
                 "shrinkage='auto' needs all the data at once; use fit, or a float shrinkage "
                 "with partial_fit."
             )
-        stats = self.statistics(X, y, n_classes, sample_weight)
-        if getattr(self, "stats_", None) is not None:
-            stats = merge(self.stats_, stats)
-        try:
-            return self.set_statistics(stats)
-        except ValueError as exc:  # not determined yet: too few samples of some class
-            self.stats_ = stats
-            self.means_ = None
-            self.pending_ = str(exc)
-            return self
-
-    def check_ready(self):
-        """ValueError while ``partial_fit`` has not yet seen enough data for parameters."""
-        if self.means_ is None:
-            raise ValueError(
-                "the statistics seen so far do not determine the parameters yet: "
-                f"{self.pending_} Call partial_fit with more data before predicting."
-            )
+        return super().partial_fit(X, y, n_classes, sample_weight)
 
     # ----------------------------------------------------------------- parameters
     @staticmethod
@@ -165,14 +148,14 @@ class Gaussian(Likelihood):
         none = count <= 0 if count.ndim == 1 else (count <= 0).all(axis=1)
         if none.any():
             empty = np.flatnonzero(none).tolist()
-            raise ValueError(
+            raise Undetermined(
                 f"classes at positions {empty} have no samples (zero total weight) or no "
                 "observed values; every class needs data, or build the model with "
                 "from_parameters."
             )
         if (count <= 0).any():  # per feature: some feature never observed in a class
             k, j = np.argwhere(count <= 0)[0]
-            raise ValueError(
+            raise Undetermined(
                 f"feature {j} has no observed (non-missing) value in the class at position "
                 f"{k}, so its mean and variance there are unknown; give that class data "
                 "for the feature, or drop the feature."
@@ -252,7 +235,7 @@ class Gaussian(Likelihood):
                         f"{given} must be positive; feature {j} has variance "
                         f"{float(kern[k, j])!r} in {where}."
                     )
-                raise ValueError(
+                raise Undetermined(
                     f"feature {j} has zero variance in {where}; the density is singular. "
                     "Regularise it (reg_covar > 0, or var_smoothing > 0 for GaussianNB) "
                     "or drop the feature."

@@ -125,17 +125,10 @@ class Product(Likelihood):
         return self.set_statistics(self.statistics(X, y, n_classes, sample_weight))
 
     def partial_fit(self, X, y, n_classes, sample_weight=None):
-        """Add a batch to every block's statistics."""
+        """Add a batch to every block's statistics (the columns are checked on the first)."""
         if getattr(self, "blocks_", None) is None:
             self.blocks_ = self._checked_blocks(X.shape[1])
-        stats = self.statistics(X, y, n_classes, sample_weight)
-        if getattr(self, "stats_", None) is not None:
-            stats = self.stats_.merge(stats)
-        try:
-            return self.set_statistics(stats)
-        except ValueError as exc:  # e.g. a Gaussian block has not seen every class yet
-            self.stats_, self.pending_ = stats, str(exc)
-            return self
+        return super().partial_fit(X, y, n_classes, sample_weight)
 
     def set_statistics(self, stats: ProductStats):
         """Every block's parameters from its statistics."""
