@@ -301,3 +301,17 @@ def test_input_kind_and_tags():
     assert Kernel().input_kind == "missing"
     tags = KernelNB().__sklearn_tags__()
     assert tags.input_tags.allow_nan and not tags.input_tags.sparse
+
+
+def test_fractional_weights_that_count_no_samples_are_refused():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2)) * 1000
+    y = np.repeat([0, 1], 20)
+    with pytest.raises(ValueError, match="counts sample_weight as numbers of samples"):
+        KernelNB().fit(X, y, sample_weight=np.full(40, 1 / 40))
+    # a float bandwidth does not count samples: any weights
+    KernelNB(bandwidth=100.0).fit(X, y, sample_weight=np.full(40, 1 / 40))
+    # weights scaled by a factor above 1/min keep the bandwidth rule defined
+    a = KernelNB().fit(X, y, sample_weight=np.full(40, 2.0)).bandwidth_
+    b = KernelNB().fit(np.repeat(X, 2, axis=0), np.repeat(y, 2)).bandwidth_
+    np.testing.assert_allclose(a, b, rtol=1e-12)

@@ -82,12 +82,15 @@ def as_table(X, *, min_samples: int = 1) -> np.ndarray:
             "categorical data cannot be a sparse matrix; pass a dense array or a DataFrame."
         )
     if hasattr(X, "dtypes") and hasattr(X, "columns"):  # a pandas DataFrame
-        numeric = all(
-            getattr(dt, "kind", "O") in "fiu" and not str(dt) == "category" for dt in X.dtypes
-        )
-        if numeric:
+        types = [column_type(dt) for dt in X.dtypes]
+        if types and all(t == "float" for t in types):
             table = X.to_numpy(dtype=np.float64, na_value=np.nan)
-        else:
+        elif types and all(
+            t == "integer" and isinstance(dt, np.dtype)
+            for t, dt in zip(types, X.dtypes, strict=True)
+        ):
+            table = X.to_numpy()  # integers stay exact (no float rounding of large codes)
+        else:  # one object column at a time keeps each value's type; NA stays missing
             table = np.empty(X.shape, dtype=object)
             for j in range(X.shape[1]):
                 table[:, j] = X.iloc[:, j].astype(object).to_numpy()
@@ -117,6 +120,20 @@ def as_table(X, *, min_samples: int = 1) -> np.ndarray:
         )
     _check_no_infinity(table)
     return table
+
+
+def column_type(dtype) -> str | None:
+    """How a DataFrame column's dtype reads: "float", "integer", "categorical" (bool,
+    category, object, string) or None (dates, complex numbers, ...)."""
+    text = str(dtype)
+    kind = getattr(dtype, "kind", "O")
+    if text in ("category", "boolean") or text.startswith("string") or kind in "bOUS":
+        return "categorical"
+    if kind == "f":
+        return "float"
+    if kind in "iu":
+        return "integer"
+    return None
 
 
 def _check_no_infinity(table: np.ndarray) -> None:

@@ -284,8 +284,17 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         """
         return self._joint(self._validated(X), relative=False, priors=priors)
 
+    def _density_only(self, what: str):
+        if not getattr(self.likelihood_, "is_density", True):
+            raise TypeError(
+                f"{type(self).__name__} scores classes without a normalised density p(x|w), "
+                f"so {what} is undefined; use a generative model (e.g. MultinomialNB) for it."
+            )
+
     def log_evidence(self, X, priors=None) -> np.ndarray:
         """``ln p(x) = ln sum_j p(x|w_j) P(w_j)``, shape (n,)."""
+        self._ready()
+        self._density_only("the evidence p(x)")
         X = self._validated(X)
         out = np.empty(X.shape[0])
         for rows, joint in self._joint_blocks(X, relative=False, priors=priors):
@@ -347,6 +356,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         return X[order], y[order]
 
     def _joint_log_likelihood_of(self, X, y) -> tuple[float, int]:
+        self._ready()
+        self._density_only("the likelihood of the data (BIC, AIC)")
         X = self._validated(X)
         y_idx = encode_labels(np.asarray(y), self.classes_)
         if y_idx.shape[0] != X.shape[0]:

@@ -8,7 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
 
-from ._validation import missing_mask
+from ._validation import column_type, missing_mask
 from .classifier import BayesClassifier
 from .likelihoods import Bernoulli, Categorical, Gaussian, Kernel, Multinomial
 from .likelihoods.base import Likelihood
@@ -224,19 +224,14 @@ def _auto(X, names, n_features) -> list:
 def _column_kind(X, j, names) -> str:
     if names is not None:  # a DataFrame: decide from the dtype
         dtype = X.dtypes.iloc[j]
-        kind = getattr(dtype, "kind", "O")
-        text = str(dtype)
-        if text == "category" or text.startswith("string") or kind in "bOUS" or text == "boolean":
-            return "categorical"
-        if kind == "f":
-            return "gaussian"
-        if kind in "iu":
-            return "categorical"
-        raise ValueError(
-            f"features='auto' cannot place column {names[j]!r} of type {text}; convert it "
-            "(e.g. a date to a number or a category), or give features as a list of "
-            "(family, columns)."
-        )
+        kind = column_type(dtype)
+        if kind is None:
+            raise ValueError(
+                f"features='auto' cannot place column {names[j]!r} of type {dtype}; convert "
+                "it (e.g. a date to a number or a category), or give features as a list of "
+                "(family, columns)."
+            )
+        return "gaussian" if kind == "float" else "categorical"
     column = np.asarray(X, dtype=None if hasattr(X, "dtype") else object)[:, j]
     if column.dtype.kind == "f":
         return "gaussian"

@@ -175,7 +175,8 @@ class ComplementNB(_Preset):
 
     The decision adds the log-prior as Rennie et al. write it. scikit-learn's
     ComplementNB leaves it out (it decides as under uniform priors): pass
-    ``priors="uniform"`` for its posteriors exactly.
+    ``priors="uniform"`` for its posteriors exactly. Without a density there is no
+    evidence, BIC or AIC: ``log_evidence``, ``bic`` and ``aic`` raise TypeError.
 
     Parameters
     ----------

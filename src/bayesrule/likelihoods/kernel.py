@@ -183,6 +183,17 @@ class Kernel(Likelihood):
         if isinstance(rule, float):
             h = np.full((C, d), rule)
         else:
+            rows = np.array([(~np.isnan(v)).sum(axis=0) for v in stats.values])
+            light = (totals <= 1.0) & (rows > 1)
+            if light.any():
+                c, j = np.argwhere(light)[0]
+                raise ValueError(
+                    f"bandwidth={rule!r} counts sample_weight as numbers of samples (integer "
+                    f"weights equal repeated rows), but the class at position {c} has "
+                    f"{rows[c, j]} rows of total weight {totals[c, j]:.3g} <= 1 for feature "
+                    f"{j}; scale the weights up so that they count samples, or give "
+                    "bandwidth as a float."
+                )
             if not (sigma > 0).all():  # constant in a class: the spread over all classes
                 _, pooled = _weighted_spread(
                     np.concatenate(stats.values), np.concatenate(stats.weights)

@@ -185,6 +185,8 @@ class Complement(CountLikelihood):
     """
 
     positive_only = True
+    #: its scores x . w_c are not a normalised density: no evidence, BIC or AIC
+    is_density = False
 
     def __init__(self, alpha=1.0, norm=False):
         self.alpha = alpha

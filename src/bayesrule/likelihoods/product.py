@@ -113,8 +113,17 @@ class Product(Likelihood):
         blocks = getattr(self, "blocks_", None) or self._checked_blocks(X.shape[1])
         return ProductStats(
             tuple(
-                family.statistics(self._columns(family, X, cols), y, n_classes, sample_weight)
-                for family, cols in blocks
+                _in_block(
+                    k,
+                    family,
+                    cols,
+                    family.statistics,
+                    self._columns(family, X, cols),
+                    y,
+                    n_classes,
+                    sample_weight,
+                )
+                for k, (family, cols) in enumerate(blocks)
             )
         )
 
@@ -134,8 +143,8 @@ class Product(Likelihood):
         """Every block's parameters from its statistics."""
         if getattr(self, "blocks_", None) is None:
             raise ValueError("the blocks' columns are not known yet; call fit first.")
-        for (family, _), part in zip(self.blocks_, stats.parts, strict=True):
-            family.set_statistics(part)
+        for k, ((family, cols), part) in enumerate(zip(self.blocks_, stats.parts, strict=True)):
+            _in_block(k, family, cols, family.set_statistics, part)
         self.stats_, self.pending_ = stats, None
         return self
 
@@ -149,8 +158,9 @@ class Product(Likelihood):
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
         out = None
-        for family, cols in self.blocks_:
-            part = family._class_major(self._columns(family, X, cols), relative)
+        for k, (family, cols) in enumerate(self.blocks_):
+            block = self._columns(family, X, cols)
+            part = _in_block(k, family, cols, family._class_major, block, relative)
             out = part if out is None else out + part
         return out
 
@@ -187,3 +197,15 @@ class Product(Likelihood):
             lines.append(f"block {type(family).__name__} on {', '.join(map(str, names))}:")
             lines += ["  " + line for line in describe_likelihood(family, classes, names)]
         return lines
+
+
+def _in_block(k, family, cols, method, *args):
+    """``method(*args)``, its ValueError or TypeError saying which columns it is about
+    (a family numbers the features of its own block)."""
+    try:
+        return method(*args)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(
+            f"block {k} ({type(family).__name__}) on columns {cols.tolist()}, whose "
+            f"features 0, 1, ... these are: {exc}"
+        ) from exc
