@@ -287,3 +287,18 @@ def test_fruit_regions_show_the_reject_colour():
     # the reject band lies between classes: apple wins at its mean, reject occurs somewhere
     assert clf.predict([[150.0, 560.0]])[0] == "apple"
     assert 0 < reject_cells.mean() < 0.5
+
+
+def test_non_numeric_or_sparse_data_get_a_clear_error():
+    import scipy.sparse as sp
+
+    from bayesrule import CategoricalNB, MultinomialNB
+
+    X = np.array([["a", "b"], ["b", "a"], ["a", "a"], ["b", "b"]], dtype=object)
+    est = CategoricalNB().fit(X, [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="not numbers"):
+        decision_regions(est, X, [0, 1, 0, 1])
+    counts = sp.csr_array(np.array([[1.0, 0.0], [0.0, 2.0], [3.0, 0.0], [0.0, 1.0]]))
+    est = MultinomialNB().fit(counts, [0, 1, 0, 1])
+    with pytest.raises(TypeError, match="sparse"):
+        posterior_map(est, counts)

@@ -8,6 +8,7 @@ matplotlib ``Axes`` and returns the Axes it drew on.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from ._validation import encode_labels
 from .report import _check_fitted
@@ -73,7 +74,15 @@ def _grid(estimator, X, xlim, ylim, padding, resolution, func):
         raise ValueError(f"resolution must be at least 2, got {resolution}.")
     limits = [xlim, ylim]
     if X is not None:
-        data = np.asarray(X, dtype=float)
+        if sp.issparse(X):
+            raise TypeError(f"{func} draws a plane of two numeric features; X is sparse.")
+        try:
+            data = np.asarray(X, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"{func} draws a plane of two numeric features, and X has values that are "
+                f"not numbers ({exc}); categorical features have no plane to draw."
+            ) from exc
         if data.ndim != 2 or data.shape[1] != 2:
             raise ValueError(f"X must have shape (n_samples, 2), got {data.shape}.")
         for k in range(2):
