@@ -301,4 +301,4 @@ def test_non_numeric_or_sparse_data_get_a_clear_error():
     counts = sp.csr_array(np.array([[1.0, 0.0], [0.0, 2.0], [3.0, 0.0], [0.0, 1.0]]))
     est = MultinomialNB().fit(counts, [0, 1, 0, 1])
     with pytest.raises(TypeError, match="sparse"):
-        posterior_map(est, counts)
+        posterior_map(est, 0, counts)
