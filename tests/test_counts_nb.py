@@ -526,3 +526,13 @@ def test_in_a_pipeline_after_count_vectorizer():
     new = ["what a great game", "an election vote"]
     np.testing.assert_allclose(ours.predict_proba(new), theirs.predict_proba(new), atol=TOL)
     assert ours.predict(new).tolist() == ["sports", "politics"]
+
+
+@pytest.mark.parametrize("make", [MultinomialNB, ComplementNB])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_negative_counts_are_refused_at_prediction_too(make, sparse):
+    X = np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 1.0], [2.0, 1.0, 0.0], [0.0, 2.0, 2.0]])
+    est = make().fit(X, [0, 1, 0, 1])
+    bad = np.array([[1.0, -2.0, 0.0]])
+    with pytest.raises(ValueError, match="Negative values in data.*feature 1"):
+        est.predict(sp.csr_array(bad) if sparse else bad)

@@ -6,6 +6,9 @@ import numpy as np
 
 from .likelihoods import get_structure
 
+#: features a family lists in ``summary()`` before counting the rest
+FEATURES_SHOWN = 20
+
 
 def block(title: str, array) -> list[str]:
     array = np.asarray(array) + 0.0  # no "-0." entries

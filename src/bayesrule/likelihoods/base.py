@@ -9,6 +9,7 @@ classifier uses ``class_major_blocks`` to apply priors and normalise block by bl
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterator
 
 import numpy as np
@@ -21,6 +22,18 @@ BLOCK_BYTES = 1 << 23
 class Undetermined(ValueError):
     """The statistics seen so far do not determine the parameters (e.g. a class without
     data yet); ``partial_fit`` keeps them and waits for more data."""
+
+
+def check_alpha(alpha) -> float:
+    """``alpha`` as a float >= 0, or TypeError/ValueError naming it."""
+    if not isinstance(alpha, numbers.Real) or isinstance(alpha, (bool, np.bool_)):
+        raise TypeError(f"alpha must be a number >= 0, got {alpha!r}")
+    if not np.isfinite(alpha) or alpha < 0:
+        raise ValueError(
+            f"alpha must be a finite number >= 0 (1 is Laplace smoothing, 0 the ML "
+            f"estimates), got {alpha!r}"
+        )
+    return float(alpha)
 
 
 class Likelihood(BaseEstimator):

@@ -15,19 +15,15 @@ out of the statistics and out of the product.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._validation import as_table, missing_mask
-from .base import BLOCK_BYTES, Likelihood
+from .base import BLOCK_BYTES, Likelihood, check_alpha
 
 #: what a value never seen in training may do (the ``unseen`` parameter)
 UNSEEN = ("smooth", "ignore", "error")
-
-#: features shown by ``describe`` (the rest are counted)
-DESCRIBE_FEATURES = 20
 
 
 # --------------------------------------------------------------------------- values
@@ -205,19 +201,12 @@ class Categorical(Likelihood):
         return as_table(X, min_samples=0)
 
     def _check_params(self) -> float:
-        alpha = self.alpha
-        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
-            raise TypeError(f"alpha must be a number >= 0 (e.g. 1.0), got {alpha!r}")
-        if not np.isfinite(alpha) or alpha < 0:
-            raise ValueError(
-                f"alpha must be a finite number >= 0 (0: maximum likelihood, 1: Laplace "
-                f"smoothing), got {alpha!r}"
-            )
+        alpha = check_alpha(self.alpha)
         if not isinstance(self.unseen, str) or self.unseen not in UNSEEN:
             raise ValueError(
                 f"unseen must be one of {', '.join(map(repr, UNSEEN))}, got {self.unseen!r}"
             )
-        return float(alpha)
+        return alpha
 
     # ----------------------------------------------------------------- statistics
     def statistics(self, X, y, n_classes, sample_weight=None) -> CategoryCounts:
@@ -374,20 +363,20 @@ class Categorical(Likelihood):
 
     def describe(self, classes, feature_names) -> list[str]:
         """Readable lines: per feature its values and ``P(value | class)``."""
-        from ..summary import block
+        from ..summary import FEATURES_SHOWN, block
 
         lines = [
             f"Categorical, alpha={self.alpha!r}, unseen={self.unseen!r}; P(value | class), "
             f"rows: classes {', '.join(map(str, classes))}"
         ]
-        for j, name in enumerate(feature_names[:DESCRIBE_FEATURES]):
+        for j, name in enumerate(feature_names[:FEATURES_SHOWN]):
             values = self.categories_[j]
-            shown = values[:DESCRIBE_FEATURES]
+            shown = values[:FEATURES_SHOWN]
             more = f" ... ({values.size - shown.size} more)" if values.size > shown.size else ""
             title = f"{name}: values {', '.join(map(str, shown.tolist()))}{more}"
             lines += block(title, np.exp(self.feature_log_prob_[j][:, : shown.size]))
-        if len(feature_names) > DESCRIBE_FEATURES:
-            lines.append(f"  ... ({len(feature_names) - DESCRIBE_FEATURES} more features)")
+        if len(feature_names) > FEATURES_SHOWN:
+            lines.append(f"  ... ({len(feature_names) - FEATURES_SHOWN} more features)")
         return lines
 
 

@@ -8,34 +8,23 @@ worker threads) with one sparse-dense product each.
 
 from __future__ import annotations
 
-import numbers
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
 
-from .base import BLOCK_BYTES, Likelihood
+from .base import BLOCK_BYTES, Likelihood, check_alpha
 from .count_stats import (
     COUNTS,
     THREAD_CHUNK_NNZ,
     CountStats,
     _has_nan,
+    check_values,
     count_statistics,
+    locate,
     n_threads,
 )
-
-
-def check_alpha(alpha) -> float:
-    """``alpha`` as a float >= 0, or TypeError/ValueError naming it."""
-    if not isinstance(alpha, numbers.Real) or isinstance(alpha, (bool, np.bool_)):
-        raise TypeError(f"alpha must be a number >= 0, got {alpha!r}")
-    if not np.isfinite(alpha) or alpha < 0:
-        raise ValueError(
-            f"alpha must be a finite number >= 0 (1 is Laplace smoothing, 0 the ML "
-            f"estimates), got {alpha!r}"
-        )
-    return float(alpha)
 
 
 class CountLikelihood(Likelihood):
@@ -89,6 +78,8 @@ class CountLikelihood(Likelihood):
         caller turns the previous blocks into posteriors.
         """
         self.check_ready()
+        if self.positive_only:  # negative counts are refused at prediction as at fit
+            check_values(X.data if sp.issparse(X) else X, COUNTS, type(self).__name__, locate(X))
         n, d = X.shape
         if not sp.issparse(X):
             yield from super().class_major_blocks(X, relative=relative)
@@ -166,9 +157,9 @@ class CountLikelihood(Likelihood):
 
     def _feature_lines(self, title: str, table: np.ndarray, classes, names) -> list[str]:
         """``title`` and one block per class of the first 20 features of ``table``."""
-        from ..summary import block
+        from ..summary import FEATURES_SHOWN, block
 
-        shown = min(20, table.shape[1])
+        shown = min(FEATURES_SHOWN, table.shape[1])
         lines = [f"{title}; features {', '.join(map(str, names[:shown]))}"]
         for c, label in enumerate(classes):
             lines += block(f"class {label}", table[c, :shown])

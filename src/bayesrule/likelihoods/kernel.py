@@ -40,8 +40,6 @@ from .base import BLOCK_BYTES, Likelihood, Undetermined
 RULES = ("scott", "silverman")
 LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 
-#: ``describe`` lists at most this many features.
-DESCRIBE_FEATURES = 20
 
 #: test values per evaluation block (sorted, so that a block needs few training values).
 TEST_BLOCK = 512
@@ -309,7 +307,7 @@ class Kernel(Likelihood):
 
     def describe(self, classes, feature_names) -> list[str]:
         """Readable lines: sample counts per class and the bandwidths."""
-        from ..summary import block
+        from ..summary import FEATURES_SHOWN, block
 
         data = self.stats_
         lines = [
@@ -318,11 +316,11 @@ class Kernel(Likelihood):
         ]
         for label, values, weights in zip(classes, data.values, data.weights, strict=True):
             lines.append(f"  class {label}: {values.shape[0]} samples, weight {weights.sum():g}")
-        shown = list(feature_names[:DESCRIBE_FEATURES])
+        shown = list(feature_names[:FEATURES_SHOWN])
         title = f"bandwidth h (rows: classes; columns: {', '.join(map(str, shown))})"
         lines += block(title, self.bandwidth_[:, : len(shown)])
-        if len(feature_names) > DESCRIBE_FEATURES:
-            lines.append(f"  ... ({len(feature_names) - DESCRIBE_FEATURES} more features)")
+        if len(feature_names) > FEATURES_SHOWN:
+            lines.append(f"  ... ({len(feature_names) - FEATURES_SHOWN} more features)")
         return lines
 
 
