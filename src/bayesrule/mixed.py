@@ -31,7 +31,9 @@ class MixedNB(BayesClassifier):
     own family. A missing value (NaN, None, pandas NA) drops its feature out of the
     product for that sample, both when fitting (statistics use the observed values) and
     when predicting; a row with every feature missing gets the prior as its posterior.
-    No row is dropped.
+    No row is dropped. A Gaussian or kernel column that has no observed value at all in
+    some class is refused (its density there is unknown; drop the column or give that
+    class data for it); a categorical one gets every value equally likely there.
 
     Parameters
     ----------
@@ -46,7 +48,8 @@ class MixedNB(BayesClassifier):
         ``(family, columns)``: family a name from ``"gaussian"``, ``"categorical"``,
         ``"bernoulli"``, ``"multinomial"``, ``"kernel"`` or a likelihood object from
         :mod:`bayesrule.likelihoods`; columns DataFrame column names or integer
-        positions. Every column must belong to exactly one block.
+        positions. Every column must belong to exactly one block. In an object array
+        without dtypes, a column of numbers with at least one float is Gaussian.
     priors : None, "empirical", "uniform", array-like or dict, default=None
         As in :class:`~bayesrule.BayesClassifier`.
     loss : None, array-like or LossMatrix, default=None
@@ -244,6 +247,10 @@ def _column_kind(X, j, names) -> str:
             f"features='auto' cannot place column {j} of type {column.dtype}; give features "
             "as a list of (family, columns)."
         )
-    values = column[~missing_mask(column)]
-    numeric = all(isinstance(v, (float, np.floating)) for v in values.tolist())
-    return "gaussian" if numeric and values.size else "categorical"
+    values = column[~missing_mask(column)].tolist()
+    numbers_only = all(
+        isinstance(v, (numbers.Real, np.number)) and not isinstance(v, (bool, np.bool_))
+        for v in values
+    )
+    has_float = any(isinstance(v, (float, np.floating)) for v in values)
+    return "gaussian" if numbers_only and has_float else "categorical"
