@@ -7,7 +7,8 @@ with every feature missing gets the prior as its posterior (seed 001).
 
 Binary and multinomial models are linear classifiers in the log domain (seed 001:
 "naive Bayes constructs a linear classifier"): ``predict_joint_log_proba(X)`` equals
-``X @ coef_.T + intercept_`` (plus, for the multinomial, a term shared by all classes).
+``X @ coef_.T + intercept_`` (for the Bernoulli model, on 0/1 data without missing values;
+the multinomial leaves out the multinomial coefficient, which all classes share).
 """
 
 from __future__ import annotations
