@@ -11,12 +11,11 @@ from ._validation import (
     check_sample_weight,
     encode_labels,
     fit_labels,
-    is_numeric_labels,
     unique_labels_sorted,
     validate_X,
     validate_Xy,
 )
-from .decision import as_loss_matrix, bayes_action, conditional_risk
+from .decision import as_loss_matrix, bayes_action, conditional_risk, reject_and_actions
 from .posterior import log_priors, normalize, normalize_log
 from .priors import resolve_priors
 
@@ -195,30 +194,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     def _decision(self, classes, counts) -> dict:
         """Priors, loss, reject label and actions: the fitted attributes after the
         likelihood, validated without changing the estimator."""
-        labels = classes.tolist()
         loss = as_loss_matrix(self.loss, len(classes), classes)
-        reject = self.reject_label
-        if reject is not None and not isinstance(reject, (str, int, float, np.generic)):
-            raise TypeError(f"reject_label must be a string or a number, got {reject!r}")
-        if isinstance(reject, np.generic):
-            reject = reject.item()
-        if reject is None:
-            reject = -1 if is_numeric_labels(classes) else "reject"
-            if reject == -1 and reject in labels:  # e.g. classes {-1, 1}: next free number
-                reject = min(labels) - 1
-            while reject in labels:  # "reject" is a class: "reject_", "reject__", ...
-                reject += "_"
-        elif any(reject == c for c in labels):
-            raise ValueError(
-                f"reject_label={reject!r} equals a class label; choose a label that is not "
-                f"one of {labels}."
-            )
-        actions = classes
-        if loss.has_reject:
-            actions = np.array([*labels, reject])
-            same_kind = isinstance(reject, str) == (classes.dtype.kind in "US")
-            if actions.dtype.kind != classes.dtype.kind or not same_kind:
-                actions = np.array([*labels, reject], dtype=object)  # keep each label's type
+        reject, actions = reject_and_actions(self.reject_label, classes, loss)
         return {
             "class_prior_": resolve_priors(self.priors, classes, counts),
             "loss_": loss,

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._validation import is_numeric_labels
+
 
 class LossMatrix:
     """Loss ``L[i, j]`` of taking action ``i`` when the true class is ``j``.
@@ -193,3 +195,37 @@ def bayes_action(posterior, loss=None) -> np.ndarray:
     if loss is None or (isinstance(loss, LossMatrix) and loss.is_zero_one()):
         return np.argmax(p, axis=-1)
     return np.argmin(conditional_risk(p, loss), axis=-1)
+
+
+def reject_and_actions(reject_label, classes: np.ndarray, loss: LossMatrix):
+    """The reject label to use and the labels of the actions (``classes``, then the
+    reject label when ``loss`` has a reject row).
+
+    None picks -1 for numeric labels (the smallest label minus one when -1 is a class)
+    and "reject" otherwise ("reject_", ... when that is a class); a given label equal to a
+    class raises ValueError.
+    """
+    labels = classes.tolist()
+    reject = reject_label
+    if reject is not None and not isinstance(reject, (str, int, float, np.generic)):
+        raise TypeError(f"reject_label must be a string or a number, got {reject!r}")
+    if isinstance(reject, np.generic):
+        reject = reject.item()
+    if reject is None:
+        reject = -1 if is_numeric_labels(classes) else "reject"
+        if reject == -1 and reject in labels:  # e.g. classes {-1, 1}: next free number
+            reject = min(labels) - 1
+        while reject in labels:  # "reject" is a class: "reject_", "reject__", ...
+            reject += "_"
+    elif any(reject == c for c in labels):
+        raise ValueError(
+            f"reject_label={reject!r} equals a class label; choose a label that is not "
+            f"one of {labels}."
+        )
+    actions = classes
+    if loss.has_reject:
+        actions = np.array([*labels, reject])
+        same_kind = isinstance(reject, str) == (classes.dtype.kind in "US")
+        if actions.dtype.kind != classes.dtype.kind or not same_kind:
+            actions = np.array([*labels, reject], dtype=object)  # keep each label's type
+    return reject, actions
