@@ -15,6 +15,9 @@ operation (``fit``, ``predict_proba`` or ``predict``) and one data size, and rep
   models the largest difference of ``feature_log_prob_`` after ``fit`` and the rate at
   which ``predict`` gives the same labels.
 
+Gaussian mixtures (``gmm``, on the ``gmm`` sizes) compare EM per iteration and a
+two-class fit with scikit-learn's ``GaussianMixture`` (see ``bench_mixture``).
+
 bayesrule is timed once per model and size; LinearDiscriminant's two rows (against the
 svd and the lsqr solver) share its time.
 
@@ -39,6 +42,7 @@ Examples::
     .venv/bin/python benchmarks/bench.py --sizes 100000x30x4 --sklearn-only
     .venv/bin/python benchmarks/bench.py --sizes sparse --models mnb,bnb
     .venv/bin/python benchmarks/bench.py --sizes 50000x20000x10:80 --models mnb
+    .venv/bin/python benchmarks/bench.py --sizes gmm --models gmm
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ import argparse
 import cProfile
 import datetime
 import gc
+import importlib
 import io
 import math
 import os
@@ -69,6 +74,8 @@ from sklearn.discriminant_analysis import (
     LinearDiscriminantAnalysis,
     QuadraticDiscriminantAnalysis,
 )
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.mixture import GaussianMixture
 from sklearn.naive_bayes import BernoulliNB as SkBernoulliNB
 from sklearn.naive_bayes import GaussianNB as SkGaussianNB
 from sklearn.naive_bayes import MultinomialNB as SkMultinomialNB
@@ -85,6 +92,8 @@ class Size:
 
     ``nnz_per_row`` > 0 makes it a sparse (CSR) count matrix with about that many
     non-zeros per row; the models of kind "sparse" run on those, the others on dense.
+    ``data="mixture"`` marks the Gaussian data the mixture (EM) rows run on: the C
+    classes are then the K components of one mixture.
     """
 
     name: str
@@ -93,10 +102,11 @@ class Size:
     n_classes: int
     only: frozenset[tuple[str, str]] | None = None  # (model, operation) pairs
     nnz_per_row: int = 0
+    data: str = ""
 
     @property
     def kind(self) -> str:
-        return "sparse" if self.nnz_per_row else "gaussian"
+        return self.data or ("sparse" if self.nnz_per_row else "gaussian")
 
     @property
     def shape(self) -> str:
@@ -118,9 +128,11 @@ SIZES = {
     "quick-binary": Size("quick-binary", 20_000, 20, 2, only=GNB_PROBA_ONLY),
     "sparse": Size("sparse", 200_000, 50_000, 20, nnz_per_row=100),
     "quick-sparse": Size("quick-sparse", 20_000, 5_000, 5, nnz_per_row=50),
+    "gmm": Size("gmm", 200_000, 20, 5, data="mixture"),
+    "quick-gmm": Size("quick-gmm", 20_000, 20, 5, data="mixture"),
 }
-DEFAULT_SIZES = ("large", "medium", "binary", "sparse")
-QUICK_SIZES = ("quick", "quick-binary", "quick-sparse")
+DEFAULT_SIZES = ("large", "medium", "binary", "sparse", "gmm")
+QUICK_SIZES = ("quick", "quick-binary", "quick-sparse", "quick-gmm")
 
 
 def parse_size(text: str) -> Size:
@@ -221,7 +233,7 @@ class Model:
     baselines: tuple[Baseline, ...]
     proba_check: str  # "maxabs" or "argmax"
     targets: Callable[[str, int, str], float]  # (operation, C, baseline) -> target ratio
-    data: str = "gaussian"  # the kind of Size it runs on: "gaussian" or "sparse"
+    data: str = "gaussian"  # the kind of Size it runs on: "gaussian", "sparse" or "mixture"
     operations: tuple[str, ...] = ("fit", "predict_proba")
 
 
@@ -241,6 +253,10 @@ def _lda_target(operation: str, n_classes: int, baseline: str) -> float:
 
 def _count_nb_target(operation: str, n_classes: int, baseline: str) -> float:
     return 2.0 if operation == "fit" else 1.0
+
+
+def _gmm_target(operation: str, n_classes: int, baseline: str) -> float:
+    return 2.0
 
 
 MODELS = {
@@ -296,6 +312,17 @@ MODELS = {
         data="sparse",
         operations=OPERATIONS,
     ),
+    "gmm": Model(
+        "gmm",
+        "Gaussian mixture (EM)",
+        "likelihoods.mixture",
+        {},
+        (Baseline("GaussianMixture", GaussianMixture),),
+        "maxabs",
+        _gmm_target,
+        data="mixture",
+        operations=("EM iteration", "fit, 2 classes"),
+    ),
 }
 
 
@@ -309,7 +336,13 @@ def load_bayesrule(models: list[Model], sklearn_only: bool) -> tuple[dict[str, A
         return {}, [f"bayesrule does not import ({type(exc).__name__}: {exc}); sklearn only"]
     classes, notes = {}, []
     for model in models:
-        cls = getattr(bayesrule, model.bayesrule_name, None)
+        if "." in model.bayesrule_name:  # a module (the mixture rows time its functions)
+            try:
+                cls = importlib.import_module(f"bayesrule.{model.bayesrule_name}")
+            except ImportError:
+                cls = None
+        else:
+            cls = getattr(bayesrule, model.bayesrule_name, None)
         if cls is None:
             notes.append(f"bayesrule.{model.bayesrule_name} is missing; sklearn only for it")
         else:
@@ -546,6 +579,101 @@ def bench_prediction(
             lambda: getattr(fitted, operation)(X),
             profile,
         )
+    return rows
+
+
+#: EM iterations timed per fit in the mixture's "EM iteration" row (tol=0: all run)
+EM_ITERATIONS = 10
+
+
+def bench_mixture(
+    model: Model, module: Any | None, size: Size, X: np.ndarray, y: np.ndarray, repeat: int
+) -> list[Row]:
+    """Gaussian mixtures fitted by EM: bayesrule's ``fit_mixture`` and ``Mixture`` against
+    scikit-learn's ``GaussianMixture`` (full covariances, reg_covar=1e-6).
+
+    * "EM iteration": one mixture of K = C components on all rows, both started from the
+      same given weights, means (K rows drawn with a fixed seed) and precisions (the
+      inverse of the data's covariance for every component), ``tol=0`` and
+      ``max_iter=10``; the time per iteration is the fit time / 10.
+    * "fit, 2 classes": the class-conditional fit: with classes y mod 2, bayesrule's
+      ``Mixture(n_components=K, random_state=0).fit`` against one ``GaussianMixture(K)``
+      per class (k-means initialisation from one ``RandomState(0)`` shared in class
+      order, as ``Mixture`` does; default ``tol=1e-4`` on both).
+
+    Agreement: the largest absolute difference of the component means.
+    """
+    n, K = size.n, size.n_classes
+    rng = np.random.default_rng(0)
+    init = {
+        "weights_init": np.full(K, 1.0 / K),
+        "means_init": X[np.sort(rng.choice(n, K, replace=False))],
+        "precisions_init": np.repeat(np.linalg.inv(np.cov(X.T))[None], K, axis=0),
+    }
+    labels = y % 2
+    parts = [X[labels == c] for c in (0, 1)]
+    gm_options = {"reg_covar": 1e-6, "tol": 1e-4, "max_iter": 200}
+
+    def quietly(call: Callable[[], Any]) -> Callable[[], Any]:
+        def run() -> Any:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)  # tol=0 never converges
+                return call()
+
+        return run
+
+    def sk_classes() -> list:
+        rs = np.random.RandomState(0)
+        return [GaussianMixture(K, random_state=rs, **gm_options).fit(part) for part in parts]
+
+    operations = {
+        "EM iteration": (
+            quietly(lambda: GaussianMixture(K, tol=0, max_iter=EM_ITERATIONS, **init).fit(X)),
+            None
+            if module is None
+            else quietly(
+                lambda: module.fit_mixture(X, None, K, tol=0, max_iter=EM_ITERATIONS, **init)
+            ),
+            EM_ITERATIONS,
+        ),
+        "fit, 2 classes": (
+            sk_classes,
+            None
+            if module is None
+            else lambda: module.Mixture(K, random_state=0, **gm_options).fit(X, labels, 2),
+            1,
+        ),
+    }
+    rows = []
+    for operation, (sk_call, br_call, per) in operations.items():
+        calls = {"GaussianMixture": sk_call}
+        if br_call is not None:
+            calls["bayesrule"] = br_call
+        timed = time_alternating(calls, repeat)
+        sk, br = timed["GaussianMixture"], timed.get("bayesrule")
+        agreement = "-"
+        if sk.seconds is not None and br is not None and br.seconds is not None:
+            sk_models = sk.result if isinstance(sk.result, list) else [sk.result]
+            br_models = getattr(br.result, "mixtures_", [br.result])
+            diff = max(
+                max_abs_diff(a.means_, b.means_) for a, b in zip(sk_models, br_models, strict=True)
+            )
+            iters = "/".join(str(m.n_iter_) for m in br_models)
+            agreement = f"means max|d| {diff:.1e}; iterations {iters}"
+        rows.append(
+            Row(
+                model.label,
+                "GaussianMixture",
+                operation,
+                size,
+                None if sk.seconds is None else sk.seconds / per,
+                None if br is None or br.seconds is None else br.seconds / per,
+                model.targets(operation, K, "GaussianMixture"),
+                agreement,
+                "; ".join(e for e in (sk.error, br.error if br else "") if e),
+            )
+        )
+        print_progress(rows[-1])
     return rows
 
 
@@ -801,6 +929,9 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         for model in active:
+            if model.data == "mixture":
+                rows += bench_mixture(model, classes.get(model.key), size, X, y, repeat)
+                continue
             rows += bench_model(model, classes.get(model.key), size, X, y, repeat, args.profile)
             if size.kind == "sparse" and args.memory:
                 memory += memory_lines(model, classes.get(model.key), size, X, y)

@@ -7,6 +7,7 @@ from bayesrule import (
     BernoulliNB,
     CategoricalNB,
     ComplementNB,
+    GaussianMixtureBayes,
     GaussianNB,
     KernelNB,
     LinearDiscriminant,
@@ -38,6 +39,8 @@ DEFAULTS = {
     "CategoricalNB()": CategoricalNB,
     "KernelNB()": KernelNB,
     "MixedNB()": MixedNB,
+    "GaussianMixtureBayes()": GaussianMixtureBayes,
+    "GaussianMixtureBayes('bic')": lambda: GaussianMixtureBayes("bic", max_components=3),
 }
 
 # scikit-learn's sample-weight checks fit on 16 points where one feature is constant

@@ -131,3 +131,118 @@ def test_bad_random_state_names_the_parameter():
 
 def test_module_exports():
     assert set(datasets.__all__) >= {"fruit", "FRUIT_MEANS", "FRUIT_COVARIANCES", "FRUIT_PRIORS"}
+
+
+# --------------------------------------------------------------------------- two_modes
+def test_two_modes_bunch_contents_and_counts():
+    data = datasets.two_modes(random_state=0)
+    assert set(data) == {
+        "data",
+        "target",
+        "component",
+        "feature_names",
+        "target_names",
+        "weights",
+        "means",
+        "covariances",
+        "priors",
+        "DESCR",
+    }
+    assert data.data.shape == (300, 2) and data.data.dtype == np.float64
+    assert data.target.tolist() == [1] * 100 + [2] * 200
+    assert data.component.tolist() == [0] * 100 + [0] * 100 + [1] * 100
+    assert data.feature_names == ["x1", "x2"]
+    assert data.target_names.tolist() == [1, 2]
+    np.testing.assert_allclose(data.priors, [1 / 3, 2 / 3])
+    assert data.weights[1].tolist() == [1.0] and data.weights[2].tolist() == [0.5, 0.5]
+    np.testing.assert_array_equal(data.means[1], [[0.0, 0.0]])
+    np.testing.assert_array_equal(data.means[2], [[3.0, -1.0], [2.0, 3.0]])
+    assert data.covariances[1].shape == (1, 2, 2) and data.covariances[2].shape == (2, 2, 2)
+    for cov in [*data.covariances[1], *data.covariances[2]]:
+        np.testing.assert_array_equal(cov, cov.T)
+        assert np.linalg.eigvalsh(cov).min() > 0
+    assert "(3, -1)" in data.DESCR and "1/3" in data.DESCR
+
+
+@pytest.mark.parametrize(("n", "sizes"), [(3, [1, 1, 1]), (10, [3, 3, 4]), (301, [100, 100, 101])])
+def test_two_modes_sizes_keep_the_one_to_two_ratio(n, sizes):
+    data = datasets.two_modes(n, random_state=1)
+    assert data.data.shape == (n, 2)
+    counts = [
+        np.sum((data.target == c) & (data.component == k)) for c, k in [(1, 0), (2, 0), (2, 1)]
+    ]
+    assert counts == sizes
+
+
+def test_two_modes_return_X_y_and_seeding():
+    X, y = datasets.two_modes(60, random_state=4, return_X_y=True)
+    data = datasets.two_modes(60, random_state=4)
+    np.testing.assert_array_equal(X, data.data)
+    np.testing.assert_array_equal(y, data.target)
+    assert y.dtype.kind == "i"
+    assert not np.allclose(X, datasets.two_modes(60, random_state=5).data)
+    rng = np.random.default_rng(2)
+    assert not np.allclose(
+        datasets.two_modes(30, random_state=rng).data, datasets.two_modes(30, random_state=rng).data
+    )
+
+
+def test_two_modes_returns_copies_of_the_truth():
+    data = datasets.two_modes(3, random_state=0)
+    data.means[2][0, 0] = 99.0
+    data.priors[0] = 0.0
+    fresh = datasets.two_modes(3, random_state=0)
+    assert fresh.means[2][0, 0] == 3.0 and fresh.priors[0] == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize(("label", "k"), [(1, 0), (2, 0), (2, 1)])
+def test_two_modes_component_moments_match_truth(label, k):
+    data = datasets.two_modes(60000, random_state=2024)
+    block = data.data[(data.target == label) & (data.component == k)]
+    n = block.shape[0]
+    assert n == 20000
+    mean, cov = data.means[label][k], data.covariances[label][k]
+    var = np.diag(cov)
+    np.testing.assert_array_less(np.abs(block.mean(axis=0) - mean), 5 * np.sqrt(var / n))
+    sample_cov = np.cov(block, rowvar=False)
+    # standard error of a covariance entry: sqrt((s_ij^2 + s_ii s_jj) / n)
+    se = np.sqrt((cov**2 + np.outer(var, var)) / n)
+    np.testing.assert_array_less(np.abs(sample_cov - cov), 5 * se)
+
+
+def test_two_modes_class_two_is_not_one_gaussian():
+    # the true mixture explains class 2 far better than the best single Gaussian
+    from scipy.stats import multivariate_normal
+
+    data = datasets.two_modes(30000, random_state=3)
+    X2 = data.data[data.target == 2]
+    one = multivariate_normal(X2.mean(axis=0), np.cov(X2, rowvar=False)).logpdf(X2).mean()
+    mix = np.logaddexp(
+        *[
+            np.log(w) + multivariate_normal(m, c).logpdf(X2)
+            for w, m, c in zip(data.weights[2], data.means[2], data.covariances[2], strict=True)
+        ]
+    ).mean()
+    assert mix - one > 0.3  # nats per sample (about 0.34 in theory)
+
+
+@pytest.mark.parametrize("bad", [0, 2, -1])
+def test_two_modes_too_few_samples_raises_value_error(bad):
+    with pytest.raises(ValueError, match="n_samples"):
+        datasets.two_modes(bad)
+
+
+@pytest.mark.parametrize("bad", [2.5, "300", None, True])
+def test_two_modes_non_integer_n_samples_raises_type_error(bad):
+    with pytest.raises(TypeError, match="n_samples"):
+        datasets.two_modes(bad)
+
+
+def test_two_modes_bad_random_state_names_the_parameter():
+    with pytest.raises(TypeError, match="random_state"):
+        datasets.two_modes(random_state="seed")
+
+
+def test_two_modes_is_exported():
+    assert "two_modes" in datasets.__all__
+    assert {"exam", "hiking", "sports"} <= set(datasets.__all__)

@@ -9,6 +9,7 @@ from .classifier import BayesClassifier
 from .decision import LossMatrix
 from .estimators import GaussianNB, LinearDiscriminant, NearestMean, QuadraticDiscriminant
 from .mixed import MixedNB
+from .mixture_bayes import GaussianMixtureBayes
 from .naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, KernelNB, MultinomialNB
 from .posterior import bayes
 from .report import report
@@ -20,6 +21,7 @@ __all__ = [
     "BernoulliNB",
     "CategoricalNB",
     "ComplementNB",
+    "GaussianMixtureBayes",
     "GaussianNB",
     "KernelNB",
     "LinearDiscriminant",

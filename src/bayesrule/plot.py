@@ -13,7 +13,13 @@ import scipy.sparse as sp
 from ._validation import encode_labels
 from .report import _check_fitted
 
-__all__ = ["decision_regions", "likelihood_contours", "posterior_map"]
+__all__ = [
+    "bic_curve",
+    "decision_regions",
+    "likelihood_contours",
+    "mixture_components",
+    "posterior_map",
+]
 
 #: Colour of the reject action's region.
 REJECT_COLOR = "#b3b3b3"
@@ -396,3 +402,6 @@ def likelihood_contours(
     _scatter(ax, X, y, estimator, colors, size=6)
     ax.legend(handles=handles, loc="best", fontsize="small")
     return _finish(ax, estimator, title, xs, ys)
+
+
+from .plot_mixture import bic_curve, mixture_components  # noqa: E402

@@ -9,6 +9,7 @@ from .categorical import Categorical
 from .covariance import STRUCTURES, Structure, get_structure
 from .gaussian import Gaussian
 from .kernel import Kernel
+from .mixture import Mixture
 from .multinomial import Complement, Multinomial
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "Complement",
     "Gaussian",
     "Kernel",
+    "Mixture",
     "Multinomial",
     "STRUCTURES",
     "Structure",
