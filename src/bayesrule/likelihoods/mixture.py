@@ -315,8 +315,11 @@ class Mixture(Likelihood):
 
         shown = list(feature_names[:FEATURES_SHOWN])
         more = len(feature_names) - len(shown)
+        n_components = self.n_components
+        if isinstance(n_components, dict):  # keyed by class position: show the labels
+            n_components = {classes[k]: v for k, v in n_components.items()}
         lines = [
-            f"Gaussian mixture per class (EM), n_components={self.n_components!r}, "
+            f"Gaussian mixture per class (EM), n_components={n_components!r}, "
             f"covariance={self.covariance!r}, reg_covar={self.reg_covar:g}"
         ]
         for label, model, table in zip(classes, self.mixtures_, self.bic_, strict=True):
