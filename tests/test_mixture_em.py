@@ -9,10 +9,11 @@ from scipy.stats import multivariate_normal
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import GaussianMixture
 
-from bayesrule import BayesClassifier, stats
+from bayesrule import BayesClassifier, soft_stats, stats
 from bayesrule.likelihoods import mixture_model
 from bayesrule.likelihoods.mixture import Mixture, MixtureModel, fit_mixture
-from bayesrule.stats import merge, soft_moments
+from bayesrule.soft_stats import soft_moments
+from bayesrule.stats import merge
 
 COVARIANCES = ("full", "tied", "diag", "spherical")
 
@@ -261,7 +262,7 @@ def test_bic_by_hand(covariance):
 @pytest.mark.parametrize("kind", stats.KINDS)
 @pytest.mark.parametrize("offset", [0.0, 1e6])
 def test_soft_moments_equal_the_two_pass_formulas(kind, offset, monkeypatch):
-    monkeypatch.setattr(stats, "STATS_BLOCK_BYTES", 1 << 13)  # many blocks
+    monkeypatch.setattr(soft_stats, "STATS_BLOCK_BYTES", 1 << 13)  # many blocks
     rng = np.random.default_rng(8)
     X = rng.normal(size=(700, 3)) * [1.0, 2.0, 0.5]
     X[:400] += offset  # a far class: its moments must not cancel

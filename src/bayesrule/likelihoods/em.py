@@ -8,7 +8,7 @@ lower bound, stopping rule and choice among restarts), computed the bayesrule wa
   evaluation (one matrix product for all components) and a log-sum-exp;
 * the **M step** is the plain Gaussian fit with the responsibilities as weights: the
   components are the "classes" of the soft moments of :mod:`bayesrule.stats`
-  (:class:`~bayesrule.stats.SoftSums`: all K second moments from one matrix product,
+  (:class:`~bayesrule.soft_stats.SoftSums`: all K second moments from one matrix product,
   centred exactly, with a second pass for a component far from the data's mean), row
   ranges merge with :func:`~bayesrule.stats.merge`, and the covariance
   :class:`~bayesrule.likelihoods.covariance.Structure` turns the statistics into
@@ -35,7 +35,8 @@ from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
-from ..stats import ClassMoments, SoftSums, class_moments, exact_scatter, merge
+from ..soft_stats import SoftSums, exact_scatter
+from ..stats import ClassMoments, class_moments, merge
 from .covariance import get_structure
 from .mixture_model import (
     COVARIANCES,
