@@ -48,8 +48,10 @@ def _limits(X, models, n_std, padding, xlim, ylim):
         lows.append((model.means_ - half).min(axis=0))
         highs.append((model.means_ + half).max(axis=0))
     if X is not None:
-        lows.append(np.nanmin(X, axis=0))
-        highs.append(np.nanmax(X, axis=0))
+        X = X[np.isfinite(X).all(axis=1)]
+        if X.shape[0]:
+            lows.append(X.min(axis=0))
+            highs.append(X.max(axis=0))
     low, high = np.min(lows, axis=0), np.max(highs, axis=0)
     pad = padding * np.where(high > low, high - low, 1.0)
     limits = [(low[k] - pad[k], high[k] + pad[k]) for k in range(2)]

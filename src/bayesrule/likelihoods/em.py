@@ -58,9 +58,10 @@ COUNT_EPS = 10 * np.finfo(np.float64).eps
 #: matrix products several times slower.
 LOG_TINY_RESP = -460.0
 
-#: at most this many threads share the rows of one pass, each at least this many rows.
+#: at most this many threads share the rows of one pass; a pass splits its rows into
+#: ranges of PASS_ROWS (the same ranges for any number of threads).
 MAX_THREADS = 8
-MIN_ROWS_PER_THREAD = 1024
+PASS_ROWS = 1 << 13
 
 
 def n_threads() -> int:
@@ -154,18 +155,18 @@ def em_pass(model: MixtureModel, X, w, kind: str, pool=None):
     """One E step (under ``model``) and the M step's statistics over all rows of ``X``.
 
     Returns the merged :class:`~bayesrule.stats.ClassMoments` (centred at the model's
-    reference) and ``sum_i w_i ln p(x_i)``. With a thread pool (see :func:`thread_pool`),
-    contiguous row ranges go to its threads and their statistics merge in order.
+    reference) and ``sum_i w_i ln p(x_i)``. Rows go in ranges of ``PASS_ROWS`` (to the
+    threads of a pool, see :func:`thread_pool`, when there is one) whose statistics
+    merge in order.
     """
     n = X.shape[0]
     resp = np.empty((model.n_components, n))
-    parts = 1 if pool is None else min(pool[1], n // MIN_ROWS_PER_THREAD)
-    if parts <= 1:
-        return _pass_rows(model, X, w, slice(0, n), kind, resp)
-    bounds = np.linspace(0, n, parts + 1).astype(int)
-    ranges = [slice(int(a), int(b)) for a, b in zip(bounds, bounds[1:], strict=False)]
+    # fixed ranges, whatever the number of threads: the same partial sums merge in the
+    # same order, so results do not depend on the machine's thread count
+    ranges = [slice(a, min(a + PASS_ROWS, n)) for a in range(0, n, PASS_ROWS)]
+    run = lambda r: _pass_rows(model, X, w, r, kind, resp)  # noqa: E731
     # (threads start without the caller's numpy error state: each sets its own)
-    results = list(pool[0].map(lambda r: _pass_rows(model, X, w, r, kind, resp), ranges))
+    results = list(pool[0].map(run, ranges)) if pool is not None else [run(r) for r in ranges]
     stats, total = results[0]
     for part, ll in results[1:]:
         stats, total = merge(stats, part), total + ll
@@ -175,7 +176,7 @@ def em_pass(model: MixtureModel, X, w, kind: str, pool=None):
 def thread_pool(n_rows: int):
     """(executor, threads) when the rows are worth sharing between threads, else None."""
     threads = n_threads()
-    if threads <= 1 or n_rows < 2 * MIN_ROWS_PER_THREAD:
+    if threads <= 1 or n_rows < 2 * PASS_ROWS:
         return None
     return ThreadPoolExecutor(max_workers=threads), threads
 

@@ -236,7 +236,7 @@ class Mixture(Likelihood):
                 if prev is not None and (prev.covariance, prev.n_components) != (structure, k):
                     prev = None
                 try:
-                    model = self._fit_one(c, Xc, wc, structure, k, rs, options, prev)
+                    model, caught = self._fit_one(c, Xc, wc, structure, k, rs, options, prev)
                 except ValueError as exc:
                     if isinstance(self.n_components, str) or self.covariance == "bic":
                         first_error = first_error or exc  # a candidate BIC cannot use
@@ -247,16 +247,19 @@ class Mixture(Likelihood):
                     best is None
                     or table[(structure, k)] < table[(best.covariance, best.n_components)]
                 ):
-                    best = model
+                    best, best_caught = model, caught
             if best is None:
                 raise first_error
+            for message, category in best_caught:  # the chosen model's warnings only
+                warnings.warn(message, category, stacklevel=3)
             mixtures.append(best)
             tables.append(table)
         self.mixtures_, self.bic_, self.pending_ = mixtures, tables, None
         return self
 
-    def _fit_one(self, c, Xc, wc, structure, k, rs, options, previous) -> MixtureModel:
-        """One candidate, its errors and warnings naming the class and the candidate."""
+    def _fit_one(self, c, Xc, wc, structure, k, rs, options, previous):
+        """One candidate and its warnings (message, category), errors and warnings
+        naming the class and the candidate."""
         where = f"class at position {c} (n_components={k}, covariance={structure!r})"
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -276,9 +279,7 @@ class Mixture(Likelihood):
                 )
             except (ValueError, TypeError) as exc:
                 raise type(exc)(f"{where}: {exc}") from exc
-        for item in caught:
-            warnings.warn(f"{where}: {item.message}", item.category, stacklevel=3)
-        return model
+        return model, [(f"{where}: {item.message}", item.category) for item in caught]
 
     # ----------------------------------------------------------------- evaluation
     @property
@@ -343,6 +344,6 @@ class Mixture(Likelihood):
 
 
 def _distinct_rows(X: np.ndarray) -> int:
-    """Number of distinct rows of ``X`` (byte-wise; at least 1)."""
-    rows = np.ascontiguousarray(X).view(np.dtype((np.void, X.dtype.itemsize * X.shape[1])))
+    """Number of distinct rows of ``X`` (byte-wise after mapping -0.0 to 0.0; at least 1)."""
+    rows = np.ascontiguousarray(X + 0.0).view(np.dtype((np.void, X.dtype.itemsize * X.shape[1])))
     return int(np.unique(rows).shape[0])
