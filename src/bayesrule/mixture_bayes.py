@@ -45,7 +45,8 @@ class GaussianMixtureBayes(BayesClassifier):
         Components per class: one number for every class; a dict from class label to
         number (classes left out get 1); or "bic": fit 1 to ``max_components``
         components for each class and keep the lowest BIC (mclust's approach; a class
-        with fewer samples tries at most as many components as it has samples).
+        tries at most as many components as it has distinct samples, and no candidate
+        with more free parameters than it has samples, which BIC could not penalise).
     max_components : int, default=10
         The largest number of components tried with ``n_components="bic"``.
     covariance : {"full", "tied", "diag", "spherical", "bic"}, default="full"

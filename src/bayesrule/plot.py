@@ -14,11 +14,16 @@ from ._validation import encode_labels
 from .report import _check_fitted
 
 __all__ = [
+    "Slice",
     "bic_curve",
     "decision_regions",
+    "decision_regions_under",
     "likelihood_contours",
     "mixture_components",
     "posterior_map",
+    "prior_sweep",
+    "scatter",
+    "slice_for",
 ]
 
 #: Colour of the reject action's region.
@@ -404,4 +409,11 @@ def likelihood_contours(
     return _finish(ax, estimator, title, xs, ys)
 
 
+from .plot_extra import (  # noqa: E402
+    Slice,
+    decision_regions_under,
+    prior_sweep,
+    scatter,
+    slice_for,
+)
 from .plot_mixture import bic_curve, mixture_components  # noqa: E402

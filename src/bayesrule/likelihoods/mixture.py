@@ -168,6 +168,9 @@ class Mixture(Likelihood):
         if isinstance(self.n_components, str):  # "bic"
             ks = range(1, min(self.max_components, distinct) + 1)
             pairs = [(s, k) for s in structures for k in ks]
+            # a candidate with more free parameters than samples can interpolate its data,
+            # and BIC would not see it: such candidates are not tried
+            pairs = [p for p in pairs if _n_free(*p, d) <= n_rows] or pairs[:1]
             return [p for p in pairs if not self._too_small(distinct, *p, d)] or pairs[:1]
         k = self.n_components
         k = k.get(c, 1) if isinstance(k, dict) else k
@@ -341,6 +344,12 @@ class Mixture(Likelihood):
             if more > 0:
                 lines.append(f"  ... ({more} more features)")
         return lines
+
+
+def _n_free(structure: str, k: int, d: int) -> int:
+    """Free parameters of a k-component mixture: weights, means and covariances."""
+    cov = {"full": k * d * (d + 1) // 2, "tied": d * (d + 1) // 2, "diag": k * d}
+    return (k - 1) + k * d + cov.get(structure, k)
 
 
 def _distinct_rows(X: np.ndarray) -> int:

@@ -1,0 +1,261 @@
+"""The ``bayesrule`` command: fit, predict, evaluate, inspect, plot, compare and demo.
+
+Each subcommand has ``--help`` with an example. Mistakes in the input (a missing file
+or column, an unknown model, a bad priors or loss spec, a damaged model file) give one
+line on stderr, ``bayesrule <command>: error: ...``, and exit status 2; the global
+``--debug`` flag shows the traceback instead.
+
+Examples
+--------
+>>> from bayesrule.cli import main
+>>> main(["--version"])
+bayesrule 0.1.0
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .errors import CLIError
+
+__all__ = ["CLIError", "main"]
+
+_EPILOGS = {
+    "fit": """examples:
+  bayesrule fit fruit.csv --target fruit -o fruit.model
+  bayesrule fit fruit.csv --target fruit --model lda \\
+      --priors apple=0.4,orange=0.4,grapefruit=0.2 -o lda.model
+  bayesrule fit fruit.csv --target fruit --loss loss.csv --reject-cost 0.1 -o risky.model
+  bayesrule fit texts.csv --target label --text-column text -o words.model
+
+models: qda, lda, gaussian-nb, nearest-mean, mixture, kernel-nb, bernoulli-nb,
+  multinomial-nb, complement-nb, categorical-nb, mixed-nb. Default: multinomial-nb with
+  --text-column, mixed-nb when a feature column is not numeric or has missing values,
+  else qda.
+loss.csv: the header row names the classes, each row the action it costs, e.g.
+  action,apple,orange,grapefruit
+  apple,0,2,3
+  orange,1,0,2
+  grapefruit,1,1,0
+  reject,0.3,0.3,0.3      (optional: a row that is not a class is the reject action)
+""",
+    "predict": """examples:
+  bayesrule predict fruit.model new.csv                 # decisions as CSV on stdout
+  bayesrule predict fruit.model new.csv --proba --risk -o decisions.csv
+
+Columns: decision, then P(<class>) with --proba and R(<action>) with --risk. Columns of
+the data that are not features of the model are ignored.
+""",
+    "evaluate": """examples:
+  bayesrule evaluate fruit.model test.csv --target fruit
+  bayesrule evaluate fruit.model test.csv --json > report.json
+
+The report: per-class accuracy and error (and reject rate), the confusion matrix, log
+loss, expected and empirical risk, and the accuracy on accepted samples when the model
+can reject. --target defaults to the target column the model was trained on.
+""",
+    "inspect": """example:
+  bayesrule inspect fruit.model
+
+Shows the training metadata (data, columns, classes, library version, date), every
+parameter, the priors, the loss matrix and the fitted summary.
+""",
+    "plot": """examples:
+  bayesrule plot fruit.model fruit.csv --kind regions -o regions.png
+  bayesrule plot wine.model wine.csv --kind posterior --features alcohol,proline -o p.png
+  bayesrule plot modes.model modes.csv --kind bic -o bic.png     (mixture models)
+
+With more than two features, --features A,B names the two axes of a slice through the
+data; the other features are held at their means (the title says so).
+""",
+    "compare": """examples:
+  bayesrule compare fruit.csv --target fruit
+  bayesrule compare wine.csv --target class --cv 10
+
+Every model family that can take the data is cross-validated (stratified folds):
+accuracy and log loss on the held-out folds, BIC of the model fitted on all the data
+(lower is better; none for complement-nb), and the mean fit time. Rows are sorted by
+log loss (best first; ties by accuracy): log loss rewards calibrated posteriors, which
+Bayes decisions under a loss rely on.
+""",
+    "demo": """examples:
+  bayesrule demo                      # the fruit example, figure in ./bayesrule-fruit.png
+  bayesrule demo fruit -o regions.png
+  bayesrule demo text                 # sports or not: multinomial naive Bayes (seed 000)
+  bayesrule demo mixture -o modes.png # one mode against two: mixtures chosen by BIC
+""",
+}
+
+_HELP = {
+    "fit": "fit a model to a CSV or Parquet table and save it",
+    "predict": "decide (and give posteriors and risks) for new data",
+    "evaluate": "the accuracy report of a model on labelled data",
+    "inspect": "show a saved model: metadata, parameters, priors, loss",
+    "plot": "draw a fitted model over data into a PNG",
+    "compare": "cross-validate every applicable model family on the data",
+    "demo": "run a worked example of the source documents",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``bayesrule fit: error: ...``, status 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
+    parser = _Parser(
+        prog="bayesrule",
+        description="Bayesian classification: likelihood x prior / evidence -> decision.",
+    )
+    parser.add_argument("--version", action="version", version=f"bayesrule {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name):
+        return sub.add_parser(
+            name,
+            help=_HELP[name],
+            description=_HELP[name][0].upper() + _HELP[name][1:] + ".",
+            epilog=_EPILOGS[name],
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            parents=[common],
+        )
+
+    p = command("fit")
+    p.add_argument("data", help="CSV or Parquet file of training data")
+    p.add_argument("--target", required=True, metavar="COL", help="column of class labels")
+    p.add_argument("-o", "--output", required=True, metavar="MODEL", help="model file to write")
+    p.add_argument("--model", metavar="NAME", help="model name (see below; default: by data)")
+    p.add_argument("--features", metavar="COLS", help="comma-separated feature columns")
+    p.add_argument("--priors", metavar="SPEC", help="empirical, uniform or label=p,label=p")
+    p.add_argument("--loss", metavar="FILE", help="CSV loss matrix (actions x classes)")
+    p.add_argument("--reject-cost", type=float, metavar="C", help="add Chow's reject action")
+    p.add_argument("--text-column", metavar="COL", help="column of texts, used as word counts")
+    p.add_argument("--components", metavar="N|bic", help="mixture: components per class")
+    p.add_argument("--max-components", type=int, metavar="K", help="mixture: most tried by bic")
+    p.add_argument("--random-state", type=int, default=0, metavar="N", help="seed of EM (mixture)")
+
+    p = command("predict")
+    p.add_argument("model", help="model file written by fit")
+    p.add_argument("data", help="CSV or Parquet file")
+    p.add_argument("--proba", action="store_true", help="add the posteriors P(class)")
+    p.add_argument("--risk", action="store_true", help="add the conditional risks R(action)")
+    p.add_argument("-o", "--output", metavar="OUT", help="CSV file (default: stdout)")
+
+    p = command("evaluate")
+    p.add_argument("model", help="model file written by fit")
+    p.add_argument("data", help="CSV or Parquet file with the true labels")
+    p.add_argument("--target", metavar="COL", help="column of true labels (default: as fit)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    p = command("inspect")
+    p.add_argument("model", help="model file written by fit")
+
+    p = command("plot")
+    p.add_argument("model", help="model file written by fit")
+    p.add_argument("data", help="CSV or Parquet file to draw")
+    kinds = ["regions", "posterior", "likelihood", "components", "bic"]
+    p.add_argument("--kind", default="regions", choices=kinds, help="the figure (default regions)")
+    p.add_argument("--features", metavar="A,B", help="the two features on the axes")
+    p.add_argument("--target", metavar="COL", help="column of labels to colour the points")
+    p.add_argument("-o", "--output", required=True, metavar="PNG", help="PNG file to write")
+    p.add_argument("--size", metavar="WxH", help="figure size in inches (default: as drawn)")
+    p.add_argument("--dpi", type=int, default=100, help="pixels per inch (default 100)")
+
+    p = command("compare")
+    p.add_argument("data", help="CSV or Parquet file")
+    p.add_argument("--target", required=True, metavar="COL", help="column of class labels")
+    p.add_argument("--features", metavar="COLS", help="comma-separated feature columns")
+    p.add_argument("--text-column", metavar="COL", help="column of texts, used as word counts")
+    p.add_argument("--cv", type=int, default=5, help="number of folds (default 5)")
+    p.add_argument("--models", metavar="NAMES", help="comma-separated models (default: all)")
+    p.add_argument(
+        "--random-state", type=int, default=0, metavar="N", help="seed of the folds and EM"
+    )
+
+    p = command("demo")
+    p.add_argument("example", nargs="?", default="fruit", choices=["fruit", "text", "mixture"])
+    p.add_argument("-o", "--output", help="PNG path (default: bayesrule-<example>.png)")
+    p.add_argument("--random-state", type=int, default=0, metavar="N", help="seed of the data")
+    return parser
+
+
+def _message(exc: BaseException) -> str:
+    """One line for people: file errors by name, everything else by its message."""
+    if isinstance(exc, FileNotFoundError) and exc.filename:
+        text = f"no such file: {exc.filename}"
+    elif isinstance(exc, IsADirectoryError) and exc.filename:
+        text = f"{exc.filename} is a folder, not a file"
+    elif isinstance(exc, PermissionError) and exc.filename:
+        text = f"permission denied: {exc.filename}"
+    elif isinstance(exc, OSError) and exc.strerror:
+        text = f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
+    else:
+        text = str(exc) or type(exc).__name__
+    return " ".join(text.split())
+
+
+#: errors that come from the input, reported as one line with exit status 2
+_PEOPLE = (CLIError, ValueError, TypeError, OSError, ImportError)
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``bayesrule`` command; returns the exit status.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 2 for a mistake in the input (reported as one line on stderr),
+        1 for an unexpected failure.
+    """
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors
+        return exc.code if isinstance(exc.code, int) else 2
+    if args.command is None:
+        parser.print_help()
+        return 2
+    from . import commands
+
+    handler = getattr(commands, f"run_{args.command}")
+    try:
+        return handler(args) or 0
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+        import os
+
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # stdout is not a real file
+            pass
+        return 141
+    except KeyboardInterrupt:
+        print(f"bayesrule {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if args.debug:
+            raise
+        if isinstance(exc, _PEOPLE):
+            print(f"bayesrule {args.command}: error: {_message(exc)}", file=sys.stderr)
+            return 2
+        print(
+            f"bayesrule {args.command}: error: unexpected {type(exc).__name__}: "
+            f"{_message(exc)} (rerun with --debug for the traceback, and report it)",
+            file=sys.stderr,
+        )
+        return 1
