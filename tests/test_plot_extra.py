@@ -501,3 +501,18 @@ def test_seed_figures_script_writes_every_png(tmp_path):
         image = plt.imread(p)
         assert image.shape[:2] == (round(height * module.DPI), round(width * module.DPI)), p.name
         assert image[..., :3].std() > 0.05  # not blank
+
+
+def test_decision_regions_takes_priors_and_loss_overrides():
+    from bayesrule import LossMatrix, QuadraticDiscriminant
+    from bayesrule.datasets import fruit
+    from bayesrule.plot import decision_regions
+
+    X, y = fruit(100, random_state=0, return_X_y=True)
+    model = QuadraticDiscriminant().fit(X, y)
+    loss = LossMatrix.with_reject(3, 0.1)
+    a = decision_regions(model, X, y, priors="uniform", loss=loss, resolution=30)
+    b = decision_regions_under(model, X, y, priors="uniform", loss=loss, resolution=30)
+    assert a.get_title() == b.get_title()
+    np.testing.assert_array_equal(a.collections[0].get_array(), b.collections[0].get_array())
+    plt.close("all")

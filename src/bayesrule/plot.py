@@ -164,6 +164,8 @@ def decision_regions(
     ylim=None,
     alpha: float = 0.35,
     title: str | None = None,
+    priors=None,
+    loss=None,
 ):
     """Colour the plane by the Bayes action of a fitted two-feature classifier.
 
@@ -190,6 +192,9 @@ def decision_regions(
     alpha : float, default=0.35
         Opacity of the regions.
     title : str, optional
+    priors, loss : optional
+        Decide under these priors and/or this loss matrix instead of the fitted ones,
+        without refitting (see :func:`decision_regions_under`).
 
     Returns
     -------
@@ -208,6 +213,21 @@ def decision_regions(
     ['apple', 'grapefruit', 'orange']
     >>> plt.close(ax.figure)
     """
+    if priors is not None or loss is not None:  # decide under other priors or loss
+        return decision_regions_under(
+            estimator,
+            X,
+            y,
+            priors=priors,
+            loss=loss,
+            ax=ax,
+            resolution=resolution,
+            padding=padding,
+            xlim=xlim,
+            ylim=ylim,
+            alpha=alpha,
+            title=title,
+        )
     plt = _pyplot()
     from matplotlib.colors import BoundaryNorm, ListedColormap
     from matplotlib.patches import Patch
