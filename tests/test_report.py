@@ -248,3 +248,76 @@ def test_package_attribute_report_is_the_function():
 
     assert callable(bayesrule.report)
     assert bayesrule.report.__name__ == "report"
+
+
+# ------------------------------------------------------------------ cost-weighted confusion
+def test_cost_weighted_confusion_matrix_with_reject(rejecting):
+    rep = report(rejecting, X8, Y_TRUE)
+    # counts [[1, 1, 0, 1], [0, 2, 0, 0], [1, 0, 1, 1]] times L[action, true class]
+    np.testing.assert_allclose(rep.cost_matrix, [[0, 1, 0, 0.3], [0, 0, 0, 0], [1, 0, 0, 0.3]])
+    np.testing.assert_allclose(rep.class_risk, [1.3 / 3, 0.0, 1.3 / 3])
+    assert rep.cost_matrix.sum() == pytest.approx(rep.n_samples * rep.empirical_risk)
+    d = rep.to_dict()
+    assert d["cost_matrix"][2] == [1.0, 0.0, 0.0, 0.3]
+    assert d["class_risk"] == pytest.approx([1.3 / 3, 0.0, 1.3 / 3])
+    assert d["loss"] == LOSS_REJECT.tolist()
+
+
+def test_cost_table_in_text_with_reject(rejecting):
+    lines = str(report(rejecting, X8, Y_TRUE)).splitlines()
+    start = lines.index("Cost-weighted confusion matrix (loss incurred; rows: true class)")
+    assert lines[start + 1].split() == ["a", "b", "c", "reject", "Mean", "loss"]
+    assert lines[start + 3].split() == ["a", "0", "1", "0", "0.3", "0.4333"]
+    assert lines[start + 4].split() == ["b", "0", "0", "0", "0", "0.0000"]
+    assert lines[start + 5].split() == ["c", "1", "0", "0", "0.3", "0.4333"]
+    assert lines[-1] == "Accuracy on accepted samples (%): 66.7"
+
+
+def test_cost_table_left_out_under_zero_one_loss(plain):
+    rep = report(plain, X8, Y_TRUE)
+    assert "Cost-weighted" not in str(rep)
+    errors = rep.confusion_matrix.astype(float)
+    np.fill_diagonal(errors, 0)
+    np.testing.assert_array_equal(rep.cost_matrix, errors)  # zero-one: the errors
+    np.testing.assert_allclose(rep.class_risk, rep.error)
+    assert rep.to_dict()["cost_matrix"] == errors.tolist()
+
+
+def test_cost_table_shown_for_an_asymmetric_loss_without_reject():
+    loss = [[0, 5, 1], [1, 0, 1], [1, 1, 0]]  # deciding a on a true b costs 5
+    pred = np.array(["a", "b", "a", "b", "b", "c", "a", "c"], dtype=object)
+    rep = report(FakeEstimator(["a", "b", "c"], pred, PROBA, loss), X8, Y_TRUE)
+    # errors: a decided b (cost 1), c decided a (cost 1); no b decided a
+    np.testing.assert_allclose(rep.cost_matrix, [[0, 1, 0], [0, 0, 0], [1, 0, 0]])
+    assert rep.empirical_risk == pytest.approx(2 / 8)
+    assert "Cost-weighted confusion matrix" in str(rep)
+
+
+def test_class_risk_nan_for_an_absent_class(rejecting):
+    rep = report(rejecting, X8[:5], Y_TRUE[:5])
+    assert math.isnan(rep.class_risk[2])
+    assert rep.to_dict()["class_risk"][2] is None
+
+
+def test_fruit_expected_risk_beside_empirical_under_an_asymmetric_loss():
+    import bayesrule
+    from bayesrule.datasets import fruit
+
+    train, test = fruit(1000, random_state=0), fruit(1000, random_state=1)
+    loss = bayesrule.LossMatrix(
+        [[0, 2, 3], [1, 0, 2], [1, 1, 0], [0.3, 0.3, 0.3]],
+        classes=["apple", "orange", "grapefruit"],
+    )
+    clf = bayesrule.QuadraticDiscriminant(loss=loss).fit(train.data, train.target)
+    rep = report(clf, test.data, test.target)
+    # seed 003's loss: deciding orange on a true grapefruit costs 2 (columns sorted:
+    # apple, grapefruit, orange; rows the same, then reject)
+    aligned = clf.loss_.matrix
+    np.testing.assert_allclose(rep.cost_matrix, rep.confusion_matrix * aligned.T)
+    assert rep.cost_matrix[1, 2] == 2 * rep.confusion_matrix[1, 2]
+    np.testing.assert_allclose(rep.cost_matrix[:, 3], 0.3 * rep.confusion_matrix[:, 3])
+    assert rep.cost_matrix.sum() / 3000 == pytest.approx(rep.empirical_risk)
+    np.testing.assert_allclose(rep.class_risk.mean(), rep.empirical_risk)  # equal supports
+    # the posteriors' expected risk is close to the risk the labels show
+    assert abs(rep.expected_risk - rep.empirical_risk) < 0.01
+    assert 0.02 < rep.empirical_risk < 0.05

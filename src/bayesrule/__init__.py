@@ -6,7 +6,7 @@ Estimators follow scikit-learn's conventions; see ``DESIGN.md`` for the contract
 """
 
 from .classifier import BayesClassifier
-from .decision import LossMatrix
+from .decision import BayesDecision, LossMatrix, Minimax, NeymanPearson
 from .estimators import GaussianNB, LinearDiscriminant, NearestMean, QuadraticDiscriminant
 from .mixed import MixedNB
 from .mixture_bayes import GaussianMixtureBayes
@@ -18,6 +18,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BayesClassifier",
+    "BayesDecision",
     "BernoulliNB",
     "CategoricalNB",
     "ComplementNB",
@@ -26,8 +27,10 @@ __all__ = [
     "KernelNB",
     "LinearDiscriminant",
     "LossMatrix",
+    "Minimax",
     "MixedNB",
     "MultinomialNB",
+    "NeymanPearson",
     "NearestMean",
     "QuadraticDiscriminant",
     "bayes",

@@ -45,6 +45,9 @@ _BUILTIN = [
     "bayesrule.likelihoods.mixture_model.MixtureModel",
     "bayesrule.likelihoods.covariance.Structure",
     "bayesrule.decision.LossMatrix",
+    "bayesrule.decision.NeymanPearson",
+    "bayesrule.decision.Minimax",
+    "bayesrule.decision.BayesDecision",
     "bayesrule.stats.ClassMoments",
 ]
 _by_name: dict[str, type] = {}

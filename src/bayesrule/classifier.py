@@ -16,6 +16,7 @@ from ._validation import (
     validate_Xy,
 )
 from .decision import as_loss_matrix, bayes_action, conditional_risk, reject_and_actions
+from .decision.reject import reject_low_evidence
 from .posterior import log_priors, normalize, normalize_log
 from .priors import resolve_priors
 
@@ -294,17 +295,28 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         """Conditional risk ``R(a_i|x) = sum_j L[i, j] P(w_j|x)``, shape (n, a)."""
         return conditional_risk(self.predict_proba(X, priors=priors), self.loss_)
 
-    def predict(self, X, priors=None) -> np.ndarray:
+    def predict(self, X, priors=None, reject_below_evidence=None) -> np.ndarray:
         """The Bayes action for each sample: the class of least risk, or the reject label.
 
         ``priors`` (as the estimator's parameter) decides under other priors, no refit.
+        ``reject_below_evidence``, a number, also gives ``reject_label_`` to the samples
+        of evidence ``ln p(x)`` (:meth:`log_evidence`, same priors) below it: outliers
+        that look like no class, even with no reject row in the loss (the array then
+        holds objects if the label's type differs from the classes'). ``predict_proba``
+        and ``risk`` are unaffected. E.g. ``np.quantile(clf.log_evidence(X_train), 0.01)``.
         """
         self._ready()
         if self.loss_.is_zero_one():
-            X = self._validated(X)
-            joint = self._joint(X, relative=True, priors=priors)
-            return self.actions_[np.argmax(joint, axis=1)]
-        return self.actions_[bayes_action(self.predict_proba(X, priors=priors), self.loss_)]
+            joint = self._joint(self._validated(X), relative=True, priors=priors)
+            out = self.actions_[np.argmax(joint, axis=1)]
+        else:
+            out = self.actions_[bayes_action(self.predict_proba(X, priors=priors), self.loss_)]
+        if reject_below_evidence is None:
+            return out
+        low = self.log_evidence(X, priors=priors)
+        return reject_low_evidence(
+            out, low, reject_below_evidence, self.reject_label_, self.classes_
+        )
 
     # ------------------------------------------------------------------ the generative model
     def sample(self, n_samples=1, random_state=None):

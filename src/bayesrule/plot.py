@@ -22,6 +22,7 @@ __all__ = [
     "mixture_components",
     "posterior_map",
     "prior_sweep",
+    "reject_curve",
     "scatter",
     "slice_for",
 ]
@@ -429,6 +430,7 @@ def likelihood_contours(
     return _finish(ax, estimator, title, xs, ys)
 
 
+from .plot_decision import reject_curve  # noqa: E402
 from .plot_extra import (  # noqa: E402
     Slice,
     decision_regions_under,

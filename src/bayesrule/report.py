@@ -62,6 +62,17 @@ class Report:
         Mean loss L[a(x), true class] actually incurred.
     accepted_accuracy : float
         Accuracy on the samples not rejected (NaN if all were rejected).
+    cost_matrix : ndarray of shape (C, a)
+        The cost-weighted confusion matrix: ``confusion_matrix[j, i] * L[i, j]``, the
+        loss incurred by deciding action i on the samples of true class j; it sums to
+        ``n_samples * empirical_risk``.
+    class_risk : ndarray of shape (C,)
+        Mean loss incurred on each true class (the class-conditional risks that the
+        minimax rule equalises); NaN for a class without samples.
+    loss : ndarray of shape (a, C)
+        The estimator's loss ``L[action, true class]`` the risks are under. ``print()``
+        shows the cost-weighted table unless it is zero-one (it would repeat the
+        confusion matrix's off-diagonal).
     """
 
     classes: np.ndarray
@@ -78,11 +89,19 @@ class Report:
     expected_risk: float
     empirical_risk: float
     accepted_accuracy: float
+    cost_matrix: np.ndarray
+    class_risk: np.ndarray
+    loss: np.ndarray
 
     @property
     def has_reject(self) -> bool:
         """Whether the decisions include a reject action."""
         return len(self.actions) == len(self.classes) + 1
+
+    def _zero_one(self) -> bool:
+        """Whether the loss was zero-one (the cost matrix repeats the confusion)."""
+        c = len(self.classes)
+        return self.loss.shape == (c, c) and np.array_equal(self.loss, 1.0 - np.eye(c))
 
     @property
     def n_samples(self) -> int:
@@ -119,6 +138,9 @@ class Report:
                 "reject": _plain(self.overall_reject),
             },
             "confusion_matrix": self.confusion_matrix.tolist(),
+            "cost_matrix": self.cost_matrix.tolist(),
+            "class_risk": [_plain(r) for r in self.class_risk],
+            "loss": self.loss.tolist(),
         }
         for key in ("log_loss", "expected_risk", "empirical_risk", "accepted_accuracy"):
             out[key] = _plain(getattr(self, key))
@@ -144,6 +166,13 @@ class Report:
         counts = [[n, *map(str, r)] for n, r in zip(names, self.confusion_matrix, strict=True)]
         lines += ["", "Confusion matrix (rows: true class, columns: decision)"]
         lines += _table(["", *columns], counts)
+        if not self._zero_one():  # under zero-one loss it is the confusion's off-diagonal
+            costs = [
+                [n, *(f"{v:.4g}" for v in r), f"{m:.4f}"]
+                for n, r, m in zip(names, self.cost_matrix, self.class_risk, strict=True)
+            ]
+            lines += ["", "Cost-weighted confusion matrix (loss incurred; rows: true class)"]
+            lines += _table(["", *columns, "Mean loss"], costs)
 
         lines += [
             "",
@@ -184,7 +213,9 @@ def report(estimator, X, y) -> Report:
     -------
     Report
         Per-class and overall accuracy, error and reject rates (the source's accuracy
-        table), confusion matrix, log loss, expected and empirical risk.
+        table), confusion matrix, log loss, expected risk (from the posteriors) beside
+        empirical risk (from the labels) under the estimator's loss, and the
+        cost-weighted confusion matrix.
 
     Raises
     ------
@@ -239,6 +270,7 @@ def report(estimator, X, y) -> Report:
             f"loss_ has shape {loss.shape} and risk(X) {risk.shape}; expected "
             f"{(n_actions, n_classes)} and {(n, n_actions)} for the estimator's actions_."
         )
+    cost_matrix = confusion * loss.T  # [j, i]: count of (class j, action i) x L[i, j]
     return Report(
         classes=classes,
         actions=actions,
@@ -254,4 +286,7 @@ def report(estimator, X, y) -> Report:
         expected_risk=float(risk[np.arange(n), a_idx].mean()),
         empirical_risk=float(loss[a_idx, y_idx].mean()),
         accepted_accuracy=float(correct.sum() / accepted) if accepted else math.nan,
+        cost_matrix=cost_matrix,
+        class_risk=_ratio(cost_matrix.sum(axis=1), support),
+        loss=loss,
     )

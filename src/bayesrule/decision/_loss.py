@@ -1,4 +1,4 @@
-"""Decisions over any posterior matrix: loss matrices, conditional risk, the Bayes action.
+"""Loss matrices, conditional risk and the Bayes action over any posterior matrix.
 
 The conditional risk of action ``a_i`` is ``R(a_i|x) = sum_j L[i, j] P(w_j|x)`` and the
 Bayes rule takes the action of least risk. Zero-one loss is the fast path of the same
@@ -21,9 +21,11 @@ array([[0.7097, 0.6489, 0.9985]])
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from ._validation import is_numeric_labels
+from .._validation import is_numeric_labels
 
 
 class LossMatrix:
@@ -40,6 +42,13 @@ class LossMatrix:
         Class labels of the columns. When given, an estimator reorders the matrix to
         its ``classes_``; rows named by a class label follow it, and a further row is
         the reject action. Without it, columns must already be in ``classes_`` order.
+
+    Warns
+    -----
+    UserWarning
+        When a row is all zeros beside other rows: that action costs nothing whatever
+        the class, so the Bayes rule takes it almost always (a reject cost of 0, a row
+        left empty).
 
     Examples
     --------
@@ -90,6 +99,7 @@ class LossMatrix:
         self.matrix = m
         self.actions = actions
         self.classes = classes
+        _warn_free_actions(self)  # points at the line that built the matrix
 
     def aligned(self, classes) -> LossMatrix:
         """This loss with columns (and class rows) in the order of ``classes``."""
@@ -107,7 +117,11 @@ class LossMatrix:
             rows = [self.actions.index(c) for c in labels]
         extra = [i for i in range(self.n_actions) if i not in rows]
         actions = None if self.actions is None else [self.actions[i] for i in rows + extra]
-        return LossMatrix(self.matrix[np.ix_(rows + extra, cols)], actions, labels)
+        # the same validated rows reordered (any free-action warning was given for self)
+        out = object.__new__(LossMatrix)
+        out.matrix = self.matrix[np.ix_(rows + extra, cols)]
+        out.actions, out.classes = actions, labels
+        return out
 
     @classmethod
     def zero_one(cls, n_classes: int) -> LossMatrix:
@@ -126,7 +140,12 @@ class LossMatrix:
         if not np.isfinite(cost) or cost < 0:
             raise ValueError(f"reject cost must be a finite number >= 0, got {cost!r}")
         m = np.vstack([1.0 - np.eye(n_classes), np.full((1, n_classes), float(cost))])
-        return cls(m)
+        if cost > 0:
+            return cls(m)
+        out = object.__new__(cls)  # valid by construction; warn at the caller's line
+        out.matrix, out.actions, out.classes = m, None, None
+        _warn_free_actions(out, stacklevel=3)
+        return out
 
     @property
     def n_actions(self) -> int:
@@ -156,6 +175,28 @@ class LossMatrix:
         )
 
     __hash__ = None
+
+
+def _warn_free_actions(loss: LossMatrix, stacklevel: int = 3) -> None:
+    """UserWarning for an action whose row is all zeros beside other actions.
+
+    Such an action costs nothing whatever the class, so its conditional risk is 0 and
+    the Bayes rule takes it for every sample where no other action is also free of risk:
+    almost always a mistake (a reject cost of 0, a row left empty).
+    """
+    if loss.n_actions < 2:
+        return
+    free = np.flatnonzero(~loss.matrix.any(axis=1))
+    if free.size == 0:
+        return
+    names = "" if loss.actions is None else f" (action(s) {[loss.actions[i] for i in free]})"
+    warnings.warn(
+        f"loss matrix row(s) {free.tolist()}{names} are all zeros: such an "
+        "action costs nothing whatever the class, so the Bayes rule takes it for almost "
+        "every sample. Give it its real cost (e.g. a reject cost above 0).",
+        UserWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def as_loss_matrix(loss, n_classes: int, classes=None) -> LossMatrix:
