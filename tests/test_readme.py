@@ -43,3 +43,12 @@ def test_naive_bayes_example_reproduces_the_seeds():
     assert "['Sports']" in text
     assert "['P']" in text
     assert "('gaussian', ['length'])" in text and "('categorical', ['colour'])" in text
+
+
+def test_deciding_example_runs_every_rule():
+    text = run(python_blocks()[2])
+    lines = text.strip().splitlines()
+    assert len(lines) == 6
+    false_alarm, detection = map(float, lines[1].split())
+    assert false_alarm <= 0.05 + 0.02 and detection > 0.8
+    assert "[0." in lines[2] and "[0." in lines[3]
