@@ -106,6 +106,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         try:
+            self._prepare(X)
             like = self._make_likelihood()
             X, y = validate_Xy(self, X, y, reset=True, kind=like.input_kind)
             w = check_sample_weight(sample_weight, X)
@@ -174,6 +175,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         like.partial_fit(X, y_idx, len(classes), w)
         self.classes_, self.class_count_, self.likelihood_ = classes, counts, like
         return self._set(decision)
+
+    def _prepare(self, X):
+        """Hook run first in ``fit`` (a failure leaves the estimator unfitted)."""
 
     def _forget(self):
         """Drop every fitted attribute."""

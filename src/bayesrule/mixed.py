@@ -88,30 +88,14 @@ class MixedNB(BayesClassifier):
         self.loss = loss
         self.reject_label = reject_label
 
-    def fit(self, X, y, sample_weight=None):
-        """Choose or check the column blocks, then fit every family on its columns.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        sample_weight : array-like of shape (n_samples,), optional
-
-        Returns
-        -------
-        self
-        """
-        try:
-            self._plan = _resolve(self.features, X)
-        except Exception:
-            self._forget()
-            raise
-        return super().fit(X, y, sample_weight=sample_weight)
+    def _prepare(self, X):
+        """Choose or check the column blocks before ``fit`` fits every family on its columns."""
+        self._plan = _resolve(self.features, X)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Add a batch; the column blocks are chosen on the first call."""
         if not hasattr(self, "likelihood_"):
-            self._plan = _resolve(self.features, X)
+            self._prepare(X)
         return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
 
     def _make_likelihood(self):

@@ -119,16 +119,20 @@ def _grid(estimator, X, xlim, ylim, padding, resolution, func):
     return xs, ys, points
 
 
-def _finish(ax, estimator, title, xs, ys):
-    ax.set_xlim(xs[0], xs[-1])
-    ax.set_ylim(ys[0], ys[-1])
-    names = getattr(estimator, "feature_names_in_", None)
+def _label_axes(ax, names, title):
+    """Name the two axes (``names``, else ``x[0]``/``x[1]``) and set ``title`` if given."""
     labels = [str(n) for n in names] if names is not None else ["x[0]", "x[1]"]
     ax.set_xlabel(labels[0])
     ax.set_ylabel(labels[1])
     if title is not None:
         ax.set_title(title)
     return ax
+
+
+def _finish(ax, estimator, title, xs, ys):
+    ax.set_xlim(xs[0], xs[-1])
+    ax.set_ylim(ys[0], ys[-1])
+    return _label_axes(ax, getattr(estimator, "feature_names_in_", None), title)
 
 
 def _scatter(ax, X, y, estimator, colors, size=10):
@@ -239,7 +243,7 @@ def decision_regions(
     n_classes = len(classes)
     colors = _class_colors(n_classes)
     action_colors = colors + [REJECT_COLOR] * (len(actions) - n_classes)
-    index = encode_labels(estimator.predict(points), np.asarray(actions), name="estimator.predict")
+    index = encode_labels(estimator.predict(points), actions, name="estimator.predict")
     if ax is None:
         _, ax = plt.subplots()
     ax.pcolormesh(

@@ -284,7 +284,7 @@ def scatter(estimator, X, y=None, *, ax=None, size=10, alpha=1.0, title=None):
     [('apple', 50), ('grapefruit', 50), ('orange', 50)]
     >>> plt.close(ax.figure)
     """
-    from .plot import _class_colors, _pyplot
+    from .plot import _class_colors, _label_axes, _pyplot
 
     plt = _pyplot()
     columns = getattr(X, "columns", None)
@@ -321,9 +321,4 @@ def scatter(estimator, X, y=None, *, ax=None, size=10, alpha=1.0, title=None):
                 label=str(label),
             )
         ax.legend(loc="best", fontsize="small")
-    labels = ["x[0]", "x[1]"] if labels is None else [str(v) for v in labels]
-    ax.set_xlabel(labels[0])
-    ax.set_ylabel(labels[1])
-    if title is not None:
-        ax.set_title(title)
-    return ax
+    return _label_axes(ax, labels, title)

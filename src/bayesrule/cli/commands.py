@@ -71,11 +71,7 @@ def run_fit(args) -> int:
         frame, args.data, args.target, args.features, args.text_column, args.model
     )
     classes = np.unique(y)
-    if len(classes) < 2:
-        raise CLIError(
-            f"target column {args.target!r} of {args.data} has one class "
-            f"({str(classes[0])!r}); a classifier needs at least 2 classes"
-        )
+    D.check_two_classes(classes, args.target, args.data)
     priors = M.parse_priors(args.priors, classes)
     loss, reject = M.parse_loss(args.loss, classes, args.reject_cost)
     est = M.build(

@@ -191,11 +191,7 @@ def run(args) -> int:
     frame = D.read_table(args.data)
     y = D.target_labels(frame, args.target, args.data)
     classes, counts = np.unique(y, return_counts=True)
-    if len(classes) < 2:
-        raise CLIError(
-            f"target column {args.target!r} of {args.data} has one class "
-            f"({str(classes[0])!r}); a classifier needs at least 2 classes"
-        )
+    D.check_two_classes(classes, args.target, args.data)
     if counts.min() < args.cv:
         small = str(classes[np.argmin(counts)])
         raise CLIError(

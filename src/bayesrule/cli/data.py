@@ -210,6 +210,15 @@ def target_labels(frame, target: str, source) -> np.ndarray:
     return np.asarray([str(v) for v in column], dtype=str)
 
 
+def check_two_classes(classes, target: str, source) -> None:
+    """Refuse a target column with fewer than 2 distinct labels (``classes``)."""
+    if len(classes) < 2:
+        raise CLIError(
+            f"target column {target!r} of {source} has one class "
+            f"({str(classes[0])!r}); a classifier needs at least 2 classes"
+        )
+
+
 def column_kinds(frame) -> dict[str, str]:
     """Column name -> ``"float"``, ``"integer"``, ``"bool"`` or ``"text"`` (anything else)."""
     from pandas.api import types

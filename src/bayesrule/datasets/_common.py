@@ -26,6 +26,12 @@ def _rng(random_state: object) -> np.random.Generator:
         ) from exc
 
 
+def _gaussian(rng: np.random.Generator, mean, cov, n: int) -> np.ndarray:
+    """``n`` draws from the Gaussian N(mean, cov), by its Cholesky factor."""
+    factor = np.linalg.cholesky(cov)
+    return mean + rng.standard_normal((n, mean.size)) @ factor.T
+
+
 def _table(rows, dtype=object) -> np.ndarray:
     out = np.empty((len(rows), len(rows[0])), dtype=dtype)
     out[:] = rows

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import Bunch
 
-from ._common import _check_n, _rng
+from ._common import _check_n, _gaussian, _rng
 
 #: Class labels of the fruit problem, in the order of the parameters below.
 FRUIT_CLASSES: tuple[str, ...] = ("apple", "orange", "grapefruit")
@@ -116,8 +116,7 @@ def fruit(
     rng = _rng(random_state)
     blocks = []
     for mean, cov in zip(FRUIT_MEANS, FRUIT_COVARIANCES, strict=True):
-        factor = np.linalg.cholesky(cov)
-        blocks.append(mean + rng.standard_normal((n, mean.size)) @ factor.T)
+        blocks.append(_gaussian(rng, mean, cov, n))
     X = np.concatenate(blocks).astype(np.float64, copy=False)
     y = np.repeat(np.array(FRUIT_CLASSES), n)
     if return_X_y:

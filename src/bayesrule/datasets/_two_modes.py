@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import Bunch
 
-from ._common import _check_n, _rng
+from ._common import _check_n, _gaussian, _rng
 
 #: the true model: per class label, its component weights, means and covariances
 _TWO_MODES = {
@@ -120,8 +120,7 @@ def two_modes(
     for label, params in _TWO_MODES.items():
         for k, (mean, cov) in enumerate(zip(params["means"], params["covariances"], strict=True)):
             m = sizes[label][k]
-            factor = np.linalg.cholesky(cov)
-            blocks.append(mean + rng.standard_normal((m, mean.size)) @ factor.T)
+            blocks.append(_gaussian(rng, mean, cov, m))
             target.append(np.full(m, label))
             component.append(np.full(m, k))
     X = np.concatenate(blocks).astype(np.float64, copy=False)

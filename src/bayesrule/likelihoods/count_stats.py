@@ -128,24 +128,29 @@ def check_values(v: np.ndarray, values, name: str, where) -> bool:
             return nan
         bad = v < 0
         if bad.any():
-            k = int(np.flatnonzero(bad.ravel())[0])
-            row, col = where(k)
+            row, col, value = _first(bad, v, where)
             raise ValueError(
                 f"Negative values in data: {name} needs counts >= 0, but feature {col} has "
-                f"the negative value {float(v.ravel()[k])!r} (row {row}); pass counts (or "
+                f"the negative value {value!r} (row {row}); pass counts (or "
                 "frequencies) >= 0, or use a family for real values (GaussianNB)."
             )
     elif values is None:
         bad = (v != 0) & (v != 1) & ~np.isnan(v)
         if bad.any():
-            k = int(np.flatnonzero(bad.ravel())[0])
-            row, col = where(k)
+            row, col, value = _first(bad, v, where)
             raise ValueError(
                 f"binarize=None expects 0/1 data, but feature {col} has the value "
-                f"{float(v.ravel()[k])!r} (row {row}); pass binarize=0.0 (values above 0 "
+                f"{value!r} (row {row}); pass binarize=0.0 (values above 0 "
                 "count as 1) or another threshold."
             )
     return _has_nan(v)
+
+
+def _first(bad: np.ndarray, v: np.ndarray, where) -> tuple[int, int, float]:
+    """(row, column, value) of the first flagged entry of ``v`` (``where`` as in check_values)."""
+    k = int(np.flatnonzero(bad.ravel())[0])
+    row, col = where(k)
+    return row, col, float(v.ravel()[k])
 
 
 def locate(X):

@@ -113,6 +113,18 @@ class CountLikelihood(Likelihood):
         with np.errstate(over="ignore", invalid="ignore"):
             return self._class_major(block, relative)
 
+    # ----------------------------------------------------------------- linear form
+    def linear_coef(self) -> np.ndarray:
+        """Weights ``w_cj`` of the linear form, (C, d): the joint is ``x @ coef.T +
+        intercept + log prior`` (``feature_log_prob_``: ``ln theta_cj`` for Multinomial,
+        the complement weights for Complement; Bernoulli overrides)."""
+        return self.feature_log_prob_
+
+    def linear_intercept(self) -> np.ndarray:
+        """Per-class term of the linear form, (C,): zeros (no multinomial coefficient,
+        no other per-class term; Bernoulli overrides)."""
+        return np.zeros(self.n_classes_)
+
     # ----------------------------------------------------------------- helpers
     def _impossible(self, x: np.ndarray) -> np.ndarray | None:
         """Where feature j of the row ``x`` has probability 0 in class c, (C, d) bool;

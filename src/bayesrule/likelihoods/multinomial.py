@@ -97,14 +97,6 @@ class Multinomial(CountLikelihood):
         return self._finish(stats)
 
     # ----------------------------------------------------------------- evaluation
-    def linear_coef(self) -> np.ndarray:
-        """``ln theta_cj``: the joint is ``x @ coef.T + log prior`` exactly."""
-        return self.feature_log_prob_
-
-    def linear_intercept(self) -> np.ndarray:
-        """Zeros (no multinomial coefficient, no other per-class term)."""
-        return np.zeros(self.n_classes_)
-
     def _class_major(self, X, relative: bool) -> np.ndarray:
         X, _ = zero_nan(X)
         out = matmul_t(X, self.coef_t_)
@@ -217,14 +209,6 @@ class Complement(CountLikelihood):
         self.feature_log_prob_ = weights
         self.coef_t_ = np.ascontiguousarray(weights.T)
         return self._finish(stats)
-
-    def linear_coef(self) -> np.ndarray:
-        """The weights ``w_cj``: the score is ``x @ coef.T``."""
-        return self.feature_log_prob_
-
-    def linear_intercept(self) -> np.ndarray:
-        """Zeros."""
-        return np.zeros(self.n_classes_)
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
         return matmul_t(zero_nan(X)[0], self.coef_t_)
