@@ -1,10 +1,17 @@
 """scikit-learn's estimator checks on every estimator of the registry."""
 
 import pytest
-from registry import DEFAULTS, ESTIMATORS, SINGULAR_CHECK_DATA
+from registry import (
+    CONTINUOUS_CHECK_DATA,
+    DEFAULTS,
+    DISCRETIZED,
+    ESTIMATORS,
+    SINGULAR_CHECK_DATA,
+)
 from sklearn.utils.estimator_checks import estimator_checks_generator
 
 from bayesrule.likelihoods import Gaussian
+from bayesrule.likelihoods.seminaive import DiscreteNetwork
 
 # bayesrule does not claim array-API support (its estimators compute with NumPy), and
 # scikit-learn's check for it only skips itself; it is left out rather than skipped.
@@ -30,7 +37,9 @@ def _cases(estimators, expected=lambda estimator: {}):
     return cases
 
 
-@pytest.mark.parametrize("estimator, check", _cases([make() for make in ESTIMATORS.values()]))
+@pytest.mark.parametrize(
+    "estimator, check", _cases([make() for make in (*ESTIMATORS.values(), *DISCRETIZED.values())])
+)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
@@ -41,6 +50,8 @@ def _expected_failures(estimator):
         # Ledoit-Wolf intensity comes out 0, so it stays singular
         return {"check_sample_weights_shape": SINGULAR_CHECK_DATA["check_sample_weights_shape"]}
     like = estimator._make_likelihood()
+    if isinstance(like, DiscreteNetwork) and like.discretize is None:
+        return CONTINUOUS_CHECK_DATA
     if isinstance(like, Gaussian) and like.covariance in ("full", "tied") and not like.reg_covar:
         return SINGULAR_CHECK_DATA  # unregularised full and tied Gaussians
     return {}

@@ -13,10 +13,12 @@ from .mixture_bayes import GaussianMixtureBayes
 from .naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, KernelNB, MultinomialNB
 from .posterior import bayes
 from .report import report
+from .seminaive import AODE, KDB, SPODE, TAN
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AODE",
     "BayesClassifier",
     "BayesDecision",
     "BernoulliNB",
@@ -24,6 +26,7 @@ __all__ = [
     "ComplementNB",
     "GaussianMixtureBayes",
     "GaussianNB",
+    "KDB",
     "KernelNB",
     "LinearDiscriminant",
     "LossMatrix",
@@ -33,6 +36,8 @@ __all__ = [
     "NeymanPearson",
     "NearestMean",
     "QuadraticDiscriminant",
+    "SPODE",
+    "TAN",
     "bayes",
     "report",
     "__version__",

@@ -18,6 +18,7 @@ __all__ = [
     "bic_curve",
     "decision_regions",
     "decision_regions_under",
+    "dependence_graph",
     "likelihood_contours",
     "mixture_components",
     "posterior_map",
@@ -443,3 +444,4 @@ from .plot_extra import (  # noqa: E402
     slice_for,
 )
 from .plot_mixture import bic_curve, mixture_components  # noqa: E402
+from .plot_structure import dependence_graph  # noqa: E402

@@ -19,91 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import as_table, missing_mask
+from .._validation import as_table
 from .base import BLOCK_BYTES, Likelihood, check_alpha
-
-#: what a value never seen in training may do (the ``unseen`` parameter)
-UNSEEN = ("smooth", "ignore", "error")
-
-
-# --------------------------------------------------------------------------- values
-def _numeric(a: np.ndarray) -> bool:
-    return a.dtype.kind in "biuf"
-
-
-def _sorted(values) -> np.ndarray:
-    """Distinct hashable values as a sorted object array (by type name where mixed)."""
-    values = list(values)
-    for key in (None, lambda v: (type(v).__name__, v), lambda v: (type(v).__name__, repr(v))):
-        try:
-            values.sort(key=key)
-            break
-        except TypeError:
-            continue
-    out = np.empty(len(values), dtype=object)
-    out[:] = values
-    return out
-
-
-def _unhashable(j: int, values, exc: Exception) -> TypeError:
-    bad = next((v for v in values if getattr(type(v), "__hash__", None) is None), None)
-    return TypeError(
-        f"feature {j} holds the unhashable value {bad!r} ({type(bad).__name__}): each "
-        "category argument must be a string or a number (or another hashable value) "
-        f"({exc})."
-    )
-
-
-def _union(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if a.size == 0:
-        return b
-    if b.size == 0:
-        return a
-    if _numeric(a) and _numeric(b):
-        return np.union1d(a, b)
-    return _sorted(dict.fromkeys([*a.tolist(), *b.tolist()]))
-
-
-def _lookup(categories: np.ndarray, values: np.ndarray, j: int, index=None) -> np.ndarray:
-    """Position of each (observed) value among ``categories``; -1 where unseen.
-
-    ``index`` may give the mapping value -> position of ``categories`` (built if None).
-    """
-    if categories.size == 0:
-        return np.full(values.shape[0], -1, dtype=np.intp)
-    if _numeric(categories) and _numeric(values):
-        pos = np.searchsorted(categories, values).clip(max=categories.size - 1)
-        return np.where(categories[pos] == values, pos, -1)
-    if index is None:
-        index = {v: i for i, v in enumerate(categories.tolist())}
-    items = values.tolist()
-    try:
-        return np.fromiter((index.get(v, -1) for v in items), dtype=np.intp, count=len(items))
-    except TypeError as exc:
-        raise _unhashable(j, items, exc) from exc
-
-
-def _encode(column: np.ndarray, j: int, keep=None):
-    """Sorted distinct values of a column, each kept value's code, and the kept mask."""
-    observed = ~missing_mask(column)
-    if keep is not None:
-        observed &= keep
-    values = column[observed]
-    if _numeric(column):
-        categories, codes = np.unique(values, return_inverse=True)
-        return categories, codes.ravel(), observed
-    index: dict = {}
-    items = values.tolist()
-    try:
-        first = np.fromiter(
-            (index.setdefault(v, len(index)) for v in items), dtype=np.intp, count=len(items)
-        )
-    except TypeError as exc:
-        raise _unhashable(j, items, exc) from exc
-    categories = _sorted(index)
-    rank = np.empty(len(index), dtype=np.intp)
-    rank[[index[v] for v in categories.tolist()]] = np.arange(len(index))
-    return categories, rank[first], observed
+from .values import check_unseen, encode, lookup, numeric, union, value_codes
 
 
 # --------------------------------------------------------------------------- statistics
@@ -124,11 +42,11 @@ class CategoryCounts:
         for j, (a, ca, b, cb) in enumerate(
             zip(self.categories, self.counts, other.categories, other.counts, strict=True)
         ):
-            union = _union(a, b)
-            table = np.zeros((ca.shape[0], union.size))
-            table[:, _lookup(union, a, j)] += ca
-            table[:, _lookup(union, b, j)] += cb
-            categories.append(union)
+            both = union(a, b)
+            table = np.zeros((ca.shape[0], both.size))
+            table[:, lookup(both, a, j)] += ca
+            table[:, lookup(both, b, j)] += cb
+            categories.append(both)
             counts.append(table)
         return CategoryCounts(categories, counts)
 
@@ -202,10 +120,7 @@ class Categorical(Likelihood):
 
     def _check_params(self) -> float:
         alpha = check_alpha(self.alpha)
-        if not isinstance(self.unseen, str) or self.unseen not in UNSEEN:
-            raise ValueError(
-                f"unseen must be one of {', '.join(map(repr, UNSEEN))}, got {self.unseen!r}"
-            )
+        check_unseen(self.unseen)
         return alpha
 
     # ----------------------------------------------------------------- statistics
@@ -218,7 +133,7 @@ class Categorical(Likelihood):
         keep = None if w is None else w > 0  # zero-weight rows add no values either
         categories, counts = [], []
         for j in range(X.shape[1]):
-            values, codes, observed = _encode(X[:, j], j, keep)
+            values, codes, observed = encode(X[:, j], j, keep)
             size = n_classes * values.size
             index = y[observed] * values.size + codes
             weights = None if w is None else w[observed]
@@ -269,26 +184,7 @@ class Categorical(Likelihood):
 
     def _codes(self, column: np.ndarray, j: int) -> np.ndarray:
         """Column index into feature j's table: value, O_j (unseen) or O_j + 1 (missing)."""
-        categories = self.categories_[j]
-        size = categories.size
-        missing = missing_mask(column)
-        codes = np.full(column.shape[0], size + 1, dtype=np.intp)
-        observed = column[~missing]
-        index = self._indexes.get(j)
-        if index is None and not _numeric(categories):
-            index = self._indexes[j] = {v: i for i, v in enumerate(categories.tolist())}
-        found = _lookup(categories, observed, j, index)
-        new = found < 0
-        if new.any() and self.unseen == "error":
-            value = observed[np.flatnonzero(new)[0]]
-            raise ValueError(
-                f"feature {j} has the value {value!r}, never seen in training (seen: "
-                f"{_preview(categories)}); use unseen='smooth' or 'ignore' to allow new "
-                "values, or refit with data that contain it."
-            )
-        found[new] = size if self.unseen == "smooth" else size + 1
-        codes[~missing] = found
-        return codes
+        return value_codes(self.categories_[j], column, j, self.unseen, self._indexes)
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
         X = self.coerce(X)
@@ -341,7 +237,7 @@ class Categorical(Likelihood):
         rng = random_state
         counts = np.asarray(counts, dtype=np.intp)
         cats = self.categories_
-        if all(_numeric(c) for c in cats if c.size):
+        if all(numeric(c) for c in cats if c.size):
             kinds = [c.dtype for c in cats if c.size] or [np.dtype(float)]
             dtype = np.result_type(*kinds, *([float] if any(c.size == 0 for c in cats) else []))
             empty = np.nan
@@ -378,8 +274,3 @@ class Categorical(Likelihood):
         if len(feature_names) > FEATURES_SHOWN:
             lines.append(f"  ... ({len(feature_names) - FEATURES_SHOWN} more features)")
         return lines
-
-
-def _preview(values: np.ndarray, limit: int = 10) -> str:
-    shown = ", ".join(map(repr, values[:limit].tolist()))
-    return shown + (f", ... ({values.size - limit} more)" if values.size > limit else "")

@@ -1,0 +1,234 @@
+"""Bayesian network classifiers with learned structure: TAN and k-dependence Bayes.
+
+``p(x|c) = prod_j P(x_j | c, pa_j)`` with each attribute's parents ``pa_j`` learned from
+the pairwise counts (:mod:`~bayesrule.likelihoods.structure`):
+
+* :class:`TreeAugmented` (Friedman, Geiger and Goldszmidt 1997): the maximum spanning
+  tree over ``I(X_i; X_j | C)`` (Chow-Liu), directed away from ``root``;
+* :class:`KDependence` (Sahami 1996): attributes in order of ``I(X_j; C)``, each with
+  up to ``k`` earlier ones of highest ``I(X_i; X_j | C)`` as parents.
+
+A missing (or never seen) parent value makes its child fall back to the counts summed
+over that parent (see :mod:`~bayesrule.likelihoods.cpt`); a missing attribute drops
+out of the product.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .cpt import flat_index, lookup_table, n_free, proba
+from .pair_counts import PairCounts, check_table_size
+from .seminaive import DiscreteNetwork
+from .structure import (
+    chow_liu_parents,
+    class_information,
+    conditional_information,
+    kdb_parents,
+    topological_order,
+)
+from .values import value_codes
+
+
+class _Network(DiscreteNetwork):
+    """An attribute network with one table per attribute, looked up in one gather each."""
+
+    def _table_counts(self, stats: PairCounts, parents) -> list[np.ndarray]:
+        counts = []
+        for j, pa in enumerate(parents):
+            if len(pa) == 0:
+                counts.append(stats.single(j))
+            elif len(pa) == 1:
+                counts.append(stats.blocks([(pa[0], j)])[0])
+            else:
+                counts.append(self._higher[j])
+        return counts
+
+    def _build(self, stats: PairCounts) -> None:
+        mi, cmi = class_information(stats), conditional_information(stats)
+        parents = self._structure(mi, cmi)
+        sizes, C = self._sizes, stats.n_classes
+        check_table_size(
+            8.0
+            * C
+            * sum(np.prod(sizes[list(pa)] + 1) * (sizes[j] + 2) for j, pa in enumerate(parents)),
+            "probability tables",
+            sizes,
+        )
+        counts = self._table_counts(stats, parents)
+        self.parents_ = parents
+        self.mutual_information_ = mi
+        self.conditional_mutual_information_ = cmi
+        self.counts_ = counts
+        self._tables = [lookup_table(n, self.alpha, self.unseen).reshape(C, -1) for n in counts]
+
+    def _class_major(self, X, relative: bool) -> np.ndarray:
+        codes = self._codes(X)
+        slot = np.minimum(codes, self._sizes)  # as a parent: missing/unseen -> the summed slot
+        out = np.zeros((self.n_classes_, codes.shape[0]))
+        for j, (pa, table) in enumerate(zip(self.parents_, self._tables, strict=True)):
+            pa = list(pa)
+            keys = np.column_stack([slot[:, pa], codes[:, j]])
+            out += table[:, flat_index(keys, [*(self._sizes[pa] + 1), self._sizes[j] + 2])]
+        return out
+
+    def table(self, j: int, parents=None) -> tuple[np.ndarray, np.ndarray]:
+        """Counts and probabilities ``P(x_j | c, pa_j)`` of attribute j, shape
+        (C, O_pa..., O_j); ``parents`` must be None or the attribute's own parents."""
+        if parents is not None and tuple(parents) != self.parents_[j]:
+            raise ValueError(
+                f"attribute {j}'s parents are {self.parents_[j]}, not {tuple(parents)}."
+            )
+        counts = self.counts_[j]
+        return counts, proba(counts, self.alpha)
+
+    def n_parameters(self) -> int:
+        """Free parameters: ``sum_j C prod(O_pa_j) (O_j - 1)``."""
+        sizes = self._sizes
+        return sum(
+            n_free(sizes[list(pa)], sizes[j], self.n_classes_) for j, pa in enumerate(self.parents_)
+        )
+
+    def sample(self, counts, random_state) -> np.ndarray:
+        """Ancestral sampling per class: parents before children."""
+        rng = random_state
+        counts = np.asarray(counts, dtype=np.intp)
+        codes = np.zeros((int(counts.sum()), self._sizes.size), dtype=np.intp)
+        order = topological_order(self.parents_)
+        start = 0
+        for c, k in enumerate(counts.tolist()):
+            rows = np.arange(start, start + k)
+            for j in order:
+                self._draw(codes, rows, j, self.parents_[j], self.table(j)[1][c], rng)
+            start += k
+        return self._values(codes, rng)
+
+    def describe(self, classes, feature_names) -> list[str]:
+        """Readable lines: the binning, the structure and the information it came from."""
+        lines = self._header(feature_names)
+        lines += self._describe_structure(self.parents_, feature_names)
+        shown = ", ".join(
+            f"{name} {v:.4g}"
+            for name, v in zip(feature_names, self.mutual_information_.tolist(), strict=True)
+        )
+        lines.append(f"  I(X_j; class) in nats: {shown}")
+        lines.append(f"  free parameters of the tables: {self.n_parameters():,}")
+        return lines
+
+
+class TreeAugmented(_Network):
+    """Tree-augmented naive Bayes: each attribute has the class and at most one attribute
+    as parents, the tree of maximum ``I(X_i; X_j | C)`` rooted at ``root``.
+
+    Parameters
+    ----------
+    root : int or None, default=None
+        Column position of the tree's root; None: the attribute of highest ``I(X_j; C)``.
+    alpha, unseen, discretize, n_bins
+        As in :class:`~bayesrule.TAN`.
+    """
+
+    title = "tree-augmented naive Bayes"
+
+    def __init__(self, root=None, alpha=1.0, unseen="smooth", discretize=None, n_bins=5):
+        self.root = root
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+
+    def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
+        d = mi.size
+        root = self.root
+        if root is None:
+            root = int(np.argmax(mi))
+        elif isinstance(root, (bool, np.bool_)) or not isinstance(root, numbers.Integral):
+            raise TypeError(f"root must be a column position or name, got {root!r}")
+        elif not 0 <= root < d:
+            raise ValueError(
+                f"root={root!r} is not among the columns: X has {d} features (positions 0 to "
+                f"{d - 1})."
+            )
+        self.root_ = int(root)
+        return chow_liu_parents(cmi, int(root))
+
+
+class KDependence(_Network):
+    """k-dependence Bayes: each attribute has the class and up to ``k`` attributes as
+    parents (Sahami 1996); ``k=0`` is naive Bayes, ``k=1`` a tree-like network.
+
+    Parameters
+    ----------
+    k : int, default=2
+        The most attribute parents; ``0 <= k < n_features``.
+    alpha, unseen, discretize, n_bins
+        As in :class:`~bayesrule.KDB`.
+    """
+
+    title = "k-dependence Bayes"
+
+    def __init__(self, k=2, alpha=1.0, unseen="smooth", discretize=None, n_bins=5):
+        self.k = k
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+
+    def _check_k(self, d: int) -> int:
+        k = self.k
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+            raise TypeError(f"k must be an integer (the most attribute parents), got {k!r}")
+        if not 0 <= k < d:
+            raise ValueError(
+                f"k={k!r} must be >= 0 and smaller than the number of features "
+                f"(n_features = {d}): an attribute can have at most n_features - 1 parents."
+            )
+        return int(k)
+
+    def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
+        return kdb_parents(mi, cmi, self._check_k(mi.size))
+
+    def fit(self, X, y, n_classes, sample_weight=None):
+        """Counts, then the structure, then (for k >= 2) the counts of the parent sets."""
+        stats = self.statistics(X, y, n_classes, sample_weight)
+        self._higher = {}
+        if self._check_k(len(stats.categories)) >= 2:
+            self._count_parent_sets(X, y, n_classes, sample_weight, stats)
+        return self.set_statistics(stats)
+
+    def partial_fit(self, X, y, n_classes, sample_weight=None):
+        if self._check_k(np.shape(X)[1]) >= 2:
+            raise NotImplementedError(
+                "KDB with k >= 2 counts parent combinations chosen from all the data; use "
+                "fit (or TAN / AODE, whose counts add up batch by batch)."
+            )
+        self._higher = {}
+        return super().partial_fit(X, y, n_classes, sample_weight)
+
+    def _count_parent_sets(self, X, y, n_classes, sample_weight, stats) -> None:
+        parents = self._structure(class_information(stats), conditional_information(stats))
+        X = self._binned(self.coerce(X))
+        sizes = np.array([c.size for c in stats.categories], dtype=np.intp)
+        check_table_size(
+            8.0
+            * n_classes
+            * sum(np.prod(sizes[list(pa)] + 1) * (sizes[j] + 2) for j, pa in enumerate(parents)),
+            "probability tables",
+            sizes,
+        )
+        y = np.asarray(y, dtype=np.intp)
+        w = np.ones(y.size) if sample_weight is None else np.asarray(sample_weight, float)
+        codes = np.column_stack(
+            [value_codes(v, X[:, j], j, "ignore", {}) for j, v in enumerate(stats.categories)]
+        )
+        for j, pa in enumerate(parents):
+            if len(pa) < 2:
+                continue
+            cols = [*pa, j]
+            shape = [n_classes, *sizes[cols]]
+            ok = (codes[:, cols] < sizes[cols]).all(axis=1) & (w > 0)
+            index = flat_index(np.column_stack([y[ok], codes[ok][:, cols]]), shape)
+            counts = np.bincount(index, weights=w[ok], minlength=int(np.prod(shape)))
+            self._higher[j] = counts.reshape(shape)

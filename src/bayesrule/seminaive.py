@@ -1,0 +1,385 @@
+"""Semi-naive Bayes classifiers: SPODE, AODE, TAN and KDB over discrete features.
+
+Naive Bayes treats the attributes as independent given the class; these let each
+attribute depend on other attributes too (seed 002, eq. 13):
+``P(c|x) ∝ P(c) prod_j P(x_j | c, pa_j)``. All four take any hashable values (strings,
+booleans, integer codes, pandas categories), count with the Lidstone estimates of
+seed 002 (``alpha``), handle values never seen in training as :class:`CategoricalNB`
+does (``unseen``), and marginalise missing values (NaN, None, pandas NA): a missing
+attribute drops out; a missing parent makes its children fall back to their other
+parents. Continuous columns (floats that are not whole numbers) are refused unless
+``discretize`` says how to bin them:
+
+* ``"quantile"``: ``n_bins`` equal-frequency bins (weighted);
+* ``"mdl"``: Fayyad and Irani's supervised MDL cut points, as Weka's default.
+
+Bins are learned on the data of ``fit`` (on the first batch for ``partial_fit``).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.utils import Bunch
+
+from .likelihoods.network import KDependence, TreeAugmented
+from .likelihoods.seminaive import OneDependence
+from .mixture_bayes import StreamingUnavailable
+from .naive_bayes import _COMMON, _Preset
+
+_SHARED = """alpha : float, default=1.0
+        Lidstone lambda of every table; 1 is Laplace smoothing, 0 the ML estimates.
+    unseen : {"smooth", "ignore", "error"}, default="smooth"
+        A value never seen in training, as in :class:`~bayesrule.CategoricalNB`.
+    discretize : None, "quantile" or "mdl", default=None
+        How to bin continuous columns (None: refuse them with a ValueError).
+    n_bins : int, default=5
+        Bins per continuous column for ``discretize="quantile"`` (unused by "mdl").
+    """
+
+
+class _SemiNaive(_Preset):
+    """Shared: the column options (positions or DataFrame names) and the tables."""
+
+    _columns_of: tuple[str, ...] = ()
+
+    def _prepare(self, X):
+        """Remember the column names (for ``parent=``/``root=`` given as names)."""
+        columns = getattr(X, "columns", None)
+        self._column_names = None if columns is None else list(columns)
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """Add a batch; counts add, so this equals ``fit`` on all batches together (bins
+        of continuous columns are learned on the first batch)."""
+        if not hasattr(self, "likelihood_"):
+            self._prepare(X)
+        return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
+
+    def _position(self, name: str):
+        value = getattr(self, name)
+        if value is None or isinstance(value, numbers.Integral):
+            return value
+        names = getattr(self, "_column_names", None)
+        if names is None:
+            raise ValueError(
+                f"{name}={value!r} names a column, but X has no column names; pass a column "
+                "position (an int) or fit on a DataFrame."
+            )
+        if value not in names:
+            raise ValueError(
+                f"{name}={value!r} is not among the columns of X ({', '.join(map(str, names))})."
+            )
+        return names.index(value)
+
+    def _make_likelihood(self):
+        options = {name: getattr(self, name) for name in self._options}
+        for name in self._columns_of:
+            options[name] = self._position(name)
+        return self._family(**options)
+
+    @property
+    def categories_(self) -> list:
+        """The values of each feature seen in training (bin numbers for binned columns)."""
+        return self._fitted_likelihood().categories_
+
+    @property
+    def bin_edges_(self) -> list:
+        """Per feature None, or the inner cut points that bin a continuous column."""
+        return self._fitted_likelihood().bin_edges_
+
+    def cpt(self, j: int, parents=None) -> Bunch:
+        """The conditional probability table of attribute ``j``.
+
+        Returns a Bunch with ``parents`` (column positions), ``counts`` (weighted
+        training counts, shape (C, O_pa..., O_j)) and ``proba`` (the Lidstone estimates
+        ``P(x_j | c, parents)``, same shape; the values are ``categories_``).
+        """
+        like = self._fitted_likelihood()
+        if not isinstance(j, numbers.Integral) or not 0 <= j < self.n_features_in_:
+            raise ValueError(
+                f"j must be a feature position 0..{self.n_features_in_ - 1}, got {j!r}"
+            )
+        parents = self._default_parents(j) if parents is None else tuple(parents)
+        counts, proba = like.table(j, parents)
+        return Bunch(parents=parents, counts=counts, proba=proba)
+
+
+class _OneDependence(_SemiNaive):
+    _family = OneDependence
+
+    def parent_proba(self, p: int) -> np.ndarray:
+        """The SPODE estimate ``P(y, x_p) = (F(y, x_p) + alpha) / (n + alpha k O_p)``,
+        shape (C, O_p)."""
+        return self._fitted_likelihood().parent_proba(p)
+
+
+class SPODE(_OneDependence):
+    """Super-parent one-dependence estimator: every attribute depends on one super-parent.
+
+    ``P(y, x) = P(y, x_p) prod_{j != p} P(x_j | y, x_p)`` with the estimates of Webb et
+    al.: ``P(y, x_p) = (F(y, x_p) + alpha) / (n + alpha k O_p)`` and ``P(x_j | y, x_p) =
+    (F(y, x_p, x_j) + alpha) / (F(y, x_p) + alpha O_j)``. A row whose super-parent is
+    missing (or never seen) gets naive Bayes.
+
+    Parameters
+    ----------
+    parent : int, column name or None, default=None
+        The super-parent; None: the attribute of highest mutual information with the class.
+    {shared}{common}
+
+    Attributes
+    ----------
+    classes_, class_count_, class_prior_, n_features_in_, categories_, bin_edges_
+    parents_ : list of tuple
+        Per attribute its attribute parents: () for the super-parent, (p,) for the others.
+
+    Examples
+    --------
+    >>> from bayesrule import SPODE
+    >>> X = [[0, 0], [0, 0], [1, 1], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["a", "a", "b", "b", "a", "b"]
+    >>> clf = SPODE(parent=0).fit(X, y)
+    >>> clf.parents_
+    [(), (0,)]
+    >>> clf.predict([[0, 0], [1, 1]])
+    array(['a', 'b'], dtype='<U1')
+    """
+
+    _options = ("parent", "alpha", "unseen", "discretize", "n_bins")
+    _columns_of = ("parent",)
+
+    def __init__(
+        self,
+        *,
+        parent=None,
+        alpha=1.0,
+        unseen="smooth",
+        discretize=None,
+        n_bins=5,
+        priors=None,
+        loss=None,
+        reject_label=None,
+    ):
+        self.parent = parent
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    def _make_likelihood(self):
+        options = {name: getattr(self, name) for name in self._options[1:]}
+        return OneDependence(parents=self._position("parent"), min_count=0, **options)
+
+    @property
+    def parents_(self) -> list:
+        """Per attribute its attribute parents (the class is everyone's parent)."""
+        p = self._fitted_likelihood().super_parents_[0]
+        return [() if j == p else (p,) for j in range(self.n_features_in_)]
+
+    def _default_parents(self, j):
+        return self.parents_[j]
+
+
+class AODE(_OneDependence):
+    """Averaged one-dependence estimators (Webb, Boughton and Wang 2005).
+
+    The average, in probability space, of the :class:`SPODE` of every attribute whose
+    value in the row was seen at least ``min_count`` times in training; a row with no
+    such attribute gets naive Bayes (as :class:`CategoricalNB`).
+
+    Parameters
+    ----------
+    min_count : float, default=1
+        The (weighted) training count a super-parent value needs.
+    {shared}{common}
+
+    Attributes
+    ----------
+    classes_, class_count_, class_prior_, n_features_in_, categories_, bin_edges_
+
+    Examples
+    --------
+    >>> from bayesrule import AODE
+    >>> X = [["sun", "hot"], ["sun", "hot"], ["rain", "cold"], ["rain", "mild"],
+    ...      ["sun", "mild"], ["rain", "cold"]]
+    >>> y = ["go", "go", "stay", "stay", "go", "stay"]
+    >>> AODE().fit(X, y).predict([["sun", "cold"]])
+    array(['go'], dtype='<U4')
+    """
+
+    _options = ("min_count", "alpha", "unseen", "discretize", "n_bins")
+
+    def __init__(
+        self,
+        *,
+        min_count=1,
+        alpha=1.0,
+        unseen="smooth",
+        discretize=None,
+        n_bins=5,
+        priors=None,
+        loss=None,
+        reject_label=None,
+    ):
+        self.min_count = min_count
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    def _default_parents(self, j):
+        return ()
+
+
+class _Network(_SemiNaive):
+    @property
+    def parents_(self) -> list:
+        """Per attribute the tuple of its attribute parents (the class is everyone's)."""
+        return self._fitted_likelihood().parents_
+
+    @property
+    def mutual_information_(self) -> np.ndarray:
+        """``I(X_j; C)`` in nats, shape (d,)."""
+        return self._fitted_likelihood().mutual_information_
+
+    @property
+    def conditional_mutual_information_(self) -> np.ndarray:
+        """``I(X_i; X_j | C)`` in nats, shape (d, d)."""
+        return self._fitted_likelihood().conditional_mutual_information_
+
+    def _default_parents(self, j):
+        return self.parents_[j]
+
+
+class TAN(_Network):
+    """Tree-augmented naive Bayes (Friedman, Geiger and Goldszmidt 1997).
+
+    Each attribute has the class and at most one other attribute as parents: the
+    Chow-Liu maximum spanning tree over ``I(X_i; X_j | C)``, directed away from the root.
+    ``P(x_j | c, x_pa) = (F(c, x_pa, x_j) + alpha) / (F(c, x_pa) + alpha O_j)``.
+
+    Parameters
+    ----------
+    root : int, column name or None, default=None
+        The tree's root; None: the attribute of highest mutual information with the class.
+    {shared}{common}
+
+    Attributes
+    ----------
+    classes_, class_count_, class_prior_, n_features_in_, categories_, bin_edges_
+    parents_ : list of tuple
+        Per attribute () for the root, else (parent,). ``plot.dependence_graph`` draws it.
+    mutual_information_, conditional_mutual_information_ : ndarray
+        ``I(X_j; C)`` (d,) and ``I(X_i; X_j | C)`` (d, d) in nats.
+
+    Examples
+    --------
+    >>> from bayesrule import TAN
+    >>> X = [[0, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 0], [0, 1, 1], [1, 0, 0]]
+    >>> y = [0, 0, 1, 1, 0, 1]
+    >>> TAN(root=0).fit(X, y).parents_
+    [(), (0,), (1,)]
+    """
+
+    _family = TreeAugmented
+    _options = ("root", "alpha", "unseen", "discretize", "n_bins")
+    _columns_of = ("root",)
+
+    def __init__(
+        self,
+        *,
+        root=None,
+        alpha=1.0,
+        unseen="smooth",
+        discretize=None,
+        n_bins=5,
+        priors=None,
+        loss=None,
+        reject_label=None,
+    ):
+        self.root = root
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+
+class KDB(_Network):
+    """k-dependence Bayes (Sahami 1996): each attribute has the class and up to ``k``
+    other attributes as parents.
+
+    Attributes are taken in order of ``I(X_j; C)``; each gets as parents the (up to)
+    ``k`` earlier ones of highest ``I(X_i; X_j | C)``. ``k=0`` is naive Bayes.
+
+    Parameters
+    ----------
+    k : int, default=2
+        The most attribute parents, ``0 <= k < n_features``.
+    {shared}{common}
+
+    Attributes
+    ----------
+    classes_, class_count_, class_prior_, n_features_in_, categories_, bin_edges_
+    parents_ : list of tuple
+        Per attribute its attribute parents.
+    mutual_information_, conditional_mutual_information_ : ndarray
+
+    Notes
+    -----
+    No ``partial_fit``: the parent combinations to count are chosen from all the data
+    (TAN and AODE learn batch by batch).
+
+    Examples
+    --------
+    >>> from bayesrule import KDB
+    >>> X = [[0, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 0], [0, 1, 1], [1, 0, 0]]
+    >>> y = [0, 0, 1, 1, 0, 1]
+    >>> KDB(k=2).fit(X, y).parents_
+    [(), (0,), (1, 0)]
+    """
+
+    _family = KDependence
+    _options = ("k", "alpha", "unseen", "discretize", "n_bins")
+
+    def __init__(
+        self,
+        *,
+        k=2,
+        alpha=1.0,
+        unseen="smooth",
+        discretize=None,
+        n_bins=5,
+        priors=None,
+        loss=None,
+        reject_label=None,
+    ):
+        self.k = k
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    @property
+    def partial_fit(self):
+        """Not available: the parent combinations are chosen from all the data."""
+        raise StreamingUnavailable(
+            "KDB.partial_fit: the parent combinations to count are chosen from all the data; "
+            "use fit, or TAN / AODE, whose counts add up batch by batch"
+        )
+
+
+for _cls in (SPODE, AODE, TAN, KDB):
+    _cls.__doc__ = _cls.__doc__.replace("{shared}", _SHARED).replace("{common}", _COMMON)
