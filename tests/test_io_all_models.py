@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from registry import ESTIMATORS, NAIVE_BAYES, _continuous
+from registry import ESTIMATORS, NAIVE_BAYES, SEMI_NAIVE, _continuous
 
 from bayesrule import GaussianMixtureBayes
 from bayesrule import io as bio
@@ -14,6 +14,9 @@ def _models():
     cases = {name: (make, lambda: _continuous(200, 0)) for name, make in ESTIMATORS.items()}
     cases.update(
         {name: (make, lambda d=data: d(200, 0)) for name, (make, data, _) in NAIVE_BAYES.items()}
+    )
+    cases.update(
+        {name: (make, lambda d=data: d(200, 0)) for name, (make, data) in SEMI_NAIVE.items()}
     )
     cases["GaussianMixtureBayes"] = (
         lambda: GaussianMixtureBayes("bic", max_components=2, random_state=0),

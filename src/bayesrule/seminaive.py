@@ -276,6 +276,8 @@ class TAN(_Network):
     classes_, class_count_, class_prior_, n_features_in_, categories_, bin_edges_
     parents_ : list of tuple
         Per attribute () for the root, else (parent,). ``plot.dependence_graph`` draws it.
+    root_ : int
+        Column position of the root.
     mutual_information_, conditional_mutual_information_ : ndarray
         ``I(X_j; C)`` (d,) and ``I(X_i; X_j | C)`` (d, d) in nats.
 
@@ -291,6 +293,11 @@ class TAN(_Network):
     _family = TreeAugmented
     _options = ("root", "alpha", "unseen", "discretize", "n_bins")
     _columns_of = ("root",)
+
+    @property
+    def root_(self) -> int:
+        """Column position of the tree's root."""
+        return self._fitted_likelihood().root_
 
     def __init__(
         self,

@@ -187,21 +187,27 @@ def count_pairs(X: np.ndarray, y: np.ndarray, n_classes: int, sample_weight=None
 
 
 def _dense_gram(codes, off, y, n_classes, w) -> np.ndarray:
+    """Per class ``O^T diag(w) O`` over row chunks, one GEMM each. The one-hot chunks are
+    float32 when every product and sum of a chunk is an integer below 2**24 (exact)."""
     n, d = codes.shape
     W = int(off[-1])
     gram = np.zeros((n_classes, W, W))
+    step = max(256, (1 << 20) // max(W, 1))
+    integral = bool(np.all(w == np.round(w)))
+    dtype = np.float32 if integral and float(w.max(initial=0)) * step < 2**24 else np.float64
+    unit = bool(np.all(w == 1))
+    columns = np.where(codes >= 0, codes + off[:-1], W)  # missing: a spare column, dropped
     order = np.argsort(y, kind="stable")
     bounds = np.searchsorted(y[order], np.arange(n_classes + 1))
-    step = max(256, (1 << 20) // max(W, 1))
     for c in range(n_classes):
         rows_c = order[bounds[c] : bounds[c + 1]]
         for start in range(0, rows_c.size, step):
             rows = rows_c[start : start + step]
-            block = codes[rows]
-            onehot = np.zeros((rows.size, W))
-            r, j = np.nonzero(block >= 0)
-            onehot[r, off[j] + block[r, j]] = 1.0
-            gram[c] += (onehot * w[rows, None]).T @ onehot
+            onehot = np.zeros((rows.size, W + 1), dtype=dtype)
+            onehot[np.arange(rows.size)[:, None], columns[rows]] = 1.0
+            onehot = onehot[:, :W]
+            weighted = onehot if unit else onehot * w[rows, None].astype(dtype)
+            gram[c] += weighted.T @ onehot
     return gram
 
 

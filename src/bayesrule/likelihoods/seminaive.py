@@ -17,6 +17,8 @@ value's position, ``O_j`` for a value never seen, ``O_j + 1`` for a missing one.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from scipy.special import logsumexp
 
@@ -254,10 +256,9 @@ class OneDependence(DiscreteNetwork):
 
     def _build(self, stats: PairCounts) -> None:
         alpha = self.alpha
-        if not isinstance(self.min_count, (int, float, np.integer, np.floating)) or not (
-            np.isfinite(self.min_count) and self.min_count >= 0
-        ):
-            raise ValueError(f"min_count must be a number >= 0, got {self.min_count!r}")
+        m = self.min_count
+        if isinstance(m, (bool, np.bool_)) or not isinstance(m, numbers.Real) or not m >= 0:
+            raise ValueError(f"min_count must be a number >= 0 (or inf: naive Bayes), got {m!r}")
         weight = stats.class_weight
         if (weight <= 0).any():
             raise Undetermined(
@@ -304,7 +305,7 @@ class OneDependence(DiscreteNetwork):
             if not used[t].any():
                 continue
             index = base + cp[:, None] * stride + codes[:, others]
-            s = head[:, cp] + flat[:, index].sum(axis=2)
+            s = head[:, cp] + np.stack([np.take(f, index).sum(axis=1) for f in flat])
             scores[t] = np.where(used[t], s, -np.inf)
         count = used.sum(axis=0)
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -1,0 +1,343 @@
+"""SPODE, AODE, TAN and KDB: properties, structure, bad input and the synthetic benchmark.
+
+The hand computation of a tiny example is in ``test_seminaive_hand.py``.
+"""
+
+from functools import cache
+
+import numpy as np
+import pandas as pd
+import pytest
+from registry import SEMI_NAIVE, _categories
+from sklearn.metrics import log_loss
+
+from bayesrule import AODE, KDB, SPODE, TAN, CategoricalNB
+from bayesrule import io as bio
+from bayesrule.datasets import dependent_pairs
+from bayesrule.likelihoods import pair_counts
+
+NAMES = list(SEMI_NAIVE)
+INCREMENTAL = [n for n in NAMES if not n.startswith("KDB")]
+LABELS = np.array(["ant", "bee", "cat"])
+
+
+@cache
+def _data(n, seed):
+    X, y = _categories(n, seed)
+    X.setflags(write=False)
+    return X, y
+
+
+def train():
+    return _data(400, 0)
+
+
+def holdout():
+    return _data(300, 1)
+
+
+def make(name, **params):
+    est = SEMI_NAIVE[name][0]()
+    return est.set_params(**params) if params else est
+
+
+def missing(X, rows, cols):
+    X = np.array(X, dtype=object)
+    X[rows, cols] = None
+    return X
+
+
+def assert_same_model(a, b, X, tol=1e-10):
+    np.testing.assert_allclose(a.class_count_, b.class_count_, rtol=tol)
+    ja, jb = a.predict_joint_log_proba(X), b.predict_joint_log_proba(X)
+    np.testing.assert_allclose(ja, jb, rtol=tol, atol=tol * np.abs(jb).max())
+    np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X), rtol=0, atol=tol)
+
+
+# ---------------------------------------------------------------------------- properties
+@pytest.mark.parametrize("name", NAMES)
+def test_posteriors_are_probabilities_and_decide_by_argmax(name):
+    X, y = train()
+    Xt, _ = holdout()
+    est = make(name).fit(X, y)
+    P = est.predict_proba(Xt)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0, atol=1e-12)
+    np.testing.assert_allclose(np.exp(est.predict_log_proba(Xt)), P, rtol=1e-12)
+    joint = est.predict_joint_log_proba(Xt)
+    np.testing.assert_allclose(joint, est.log_likelihood(Xt) + np.log(est.class_prior_))
+    np.testing.assert_array_equal(est.predict(Xt), est.classes_[np.argmax(P, axis=1)])
+    evidence = np.logaddexp.reduce(joint, axis=1)
+    np.testing.assert_allclose(est.log_evidence(Xt), evidence, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", INCREMENTAL)
+def test_fit_equals_summed_partial_fit(name):
+    X, y = train()
+    Xt, _ = holdout()
+    whole = make(name).fit(X, y)
+    parts = make(name)
+    for rows in np.array_split(np.arange(len(X)), 3):
+        parts.partial_fit(X[rows], y[rows], classes=LABELS)
+    assert_same_model(parts, whole, Xt)
+    if hasattr(whole, "parents_"):
+        assert parts.parents_ == whole.parents_
+
+
+def test_kdb_has_no_partial_fit():
+    assert not hasattr(KDB(), "partial_fit")
+    with pytest.raises(NotImplementedError, match="use fit"):
+        KDB().partial_fit(*train())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_integer_weights_equal_duplicated_rows(name):
+    X, y = train()
+    Xt, _ = holdout()
+    w = np.random.default_rng(3).integers(0, 4, size=len(X))
+    w[:3] = 1
+    weighted = make(name).fit(X, y, sample_weight=w)
+    repeated = make(name).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    assert_same_model(weighted, repeated, Xt, tol=1e-9)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_feature_missing_gives_the_prior(name):
+    X, y = train()
+    est = make(name).fit(X, y)
+    empty = missing(X[:4], slice(None), slice(None))
+    np.testing.assert_allclose(est.predict_proba(empty), np.tile(est.class_prior_, (4, 1)))
+
+
+def _leaves(est):
+    parents = est.parents_
+    return [j for j in range(len(parents)) if not any(j in pa for pa in parents)]
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "AODE"])
+def test_a_missing_leaf_is_exactly_marginalised(name):
+    """p(x without j | c) is the sum of p(x|c) over the values of a leaf attribute j."""
+    X, y = train()
+    est = make(name).fit(X, y)
+    x = holdout()[0][:3]
+    for j in _leaves(est)[:2]:
+        rest = est.log_likelihood(missing(x, slice(None), j))
+        total = np.zeros_like(rest)
+        for v in est.categories_[j]:
+            z = np.array(x, dtype=object)
+            z[:, j] = v
+            total += np.exp(est.log_likelihood(z) - rest)
+        np.testing.assert_allclose(total, 1.0, rtol=1e-10)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_fit_with_missing_values_and_unseen_values(name):
+    X, y = train()
+    Xt, _ = holdout()
+    rng = np.random.default_rng(5)
+    Xm = missing(X, rng.choice(len(X), 60, replace=False), rng.integers(0, X.shape[1], 60))
+    est = make(name).fit(Xm, y)
+    Xq = missing(Xt[:10], [0, 1, 2], [0, 1, 2])
+    Xq[3, 4] = "never seen"
+    P = est.predict_proba(Xq)
+    assert np.all(np.isfinite(P))
+    np.testing.assert_allclose(P.sum(axis=1), 1.0, atol=1e-12)
+    # "ignore" treats an unseen value as missing; "error" names it
+    ignore = make(name, unseen="ignore").fit(Xm, y)
+    as_missing = missing(Xq, 3, 4)
+    np.testing.assert_allclose(ignore.predict_proba(Xq), ignore.predict_proba(as_missing))
+    with pytest.raises(ValueError, match="feature 4 has the value 'never seen'"):
+        make(name, unseen="error").fit(Xm, y).predict(Xq)
+
+
+@pytest.mark.parametrize(
+    "est", [AODE(min_count=np.inf), KDB(k=0)], ids=["AODE-no-parent", "KDB-k0"]
+)
+def test_without_parents_the_models_are_naive_bayes(est):
+    X, y = train()
+    Xt, _ = holdout()
+    nb = CategoricalNB().fit(X, y)
+    np.testing.assert_allclose(est.fit(X, y).predict_proba(Xt), nb.predict_proba(Xt), rtol=1e-12)
+
+
+def test_a_one_parent_kdb_is_a_tan_like_network():
+    X, y = train()
+    kdb = KDB(k=1).fit(X, y)
+    assert all(len(pa) <= 1 for pa in kdb.parents_)
+    assert sum(len(pa) == 0 for pa in kdb.parents_) == 1
+
+
+def _free(sizes, parents, C=3):
+    return sum(C * np.prod([sizes[p] for p in pa]) * (sizes[j] - 1) for j, pa in enumerate(parents))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_bic_and_aic_count_the_parameters_of_the_structure(name):
+    X, y = train()
+    est = make(name).fit(X, y)
+    sizes = [c.size for c in est.categories_]
+    if name == "AODE":
+        d = len(sizes)
+        k = sum(_free(sizes, [() if j == p else (p,) for j in range(d)]) for p in range(d))
+    else:
+        k = _free(sizes, est.parents_)
+    assert est.likelihood_.n_parameters() == k
+    ll = est.predict_joint_log_proba(X)[np.arange(len(y)), np.searchsorted(est.classes_, y)].sum()
+    assert est.bic(X, y) == pytest.approx(-2 * ll + (k + 2) * np.log(len(y)), rel=1e-12)
+    assert est.aic(X, y) == pytest.approx(-2 * ll + 2 * (k + 2), rel=1e-12)
+
+
+def test_summary_lists_the_structure_with_column_names():
+    X, y = train()
+    df = pd.DataFrame(X, columns=[f"q{j}" for j in range(X.shape[1])])
+    tan = TAN().fit(df, y)
+    text = tan.summary()
+    for j, pa in enumerate(tan.parents_):
+        assert f"q{j} <- " + ", ".join(["class", *(f"q{p}" for p in pa)]) in text
+    assert "free parameters of the tables" in text
+    assert "averages 6 SPODEs" in AODE().fit(df, y).summary()
+    assert "q2 <- class\n" in SPODE(parent="q2").fit(df, y).summary()
+
+
+def test_samples_follow_the_fitted_tables():
+    X, y = train()
+    tan = TAN().fit(X, y)
+    Xs, ys = tan.sample(60_000, random_state=0)
+    refit = TAN(root=tan.root_).fit(Xs, ys)
+    assert refit.parents_ == tan.parents_
+    for j in range(X.shape[1]):
+        np.testing.assert_allclose(refit.cpt(j).proba, tan.cpt(j).proba, atol=0.05)
+    aode = AODE().fit(X, y)
+    Xa, _ = aode.sample(500, random_state=1)
+    assert set(np.unique(Xa[:, 0])) <= set(aode.categories_[0])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_saved_and_loaded_models_predict_the_same(name, tmp_path):
+    X, y = train()
+    Xt, _ = holdout()
+    est = make(name).fit(X, y)
+    bio.save(est, tmp_path / "m.bayes")
+    back = bio.load(tmp_path / "m.bayes")
+    np.testing.assert_array_equal(back.predict_proba(Xt), est.predict_proba(Xt))
+    if name in INCREMENTAL:
+        back.partial_fit(X[:50], y[:50])
+        est.partial_fit(X[:50], y[:50])
+        np.testing.assert_array_equal(back.predict_proba(Xt), est.predict_proba(Xt))
+
+
+# ---------------------------------------------------------------------------- columns
+def test_parent_and_root_by_name_or_position():
+    X, y = train()
+    df = pd.DataFrame(X, columns=list("abcdef"))
+    assert SPODE(parent="c").fit(df, y).parents_[0] == (2,)
+    assert SPODE(parent=2).fit(X, y).parents_[0] == (2,)
+    assert TAN(root="e").fit(df, y).parents_[4] == ()
+    chosen = SPODE().fit(X, y)
+    best = int(np.argmax(TAN().fit(X, y).mutual_information_))
+    assert chosen.parents_[best] == ()
+
+
+@pytest.mark.parametrize(
+    "est, data, match",
+    [
+        (SPODE(parent=9), "array", r"parent=9 is not among the columns: X has 6 features"),
+        (SPODE(parent="zz"), "frame", r"parent='zz' is not among the columns of X \(a, b"),
+        (SPODE(parent="a"), "array", "names a column, but X has no column names"),
+        (TAN(root=-1), "array", "root=-1 is not among the columns"),
+        (KDB(k=-1), "array", r"k=-1 must be >= 0"),
+        (
+            KDB(k=6),
+            "array",
+            r"k=6 must be .* smaller than the number of features \(n_features = 6\)",
+        ),
+        (AODE(min_count=-1), "array", "min_count must be a number >= 0"),
+        (AODE(alpha=-1), "array", "alpha must be a finite number >= 0"),
+        (TAN(unseen="drop"), "array", "unseen must be one of"),
+        (AODE(discretize="kmeans"), "array", "discretize"),
+    ],
+)
+def test_bad_parameters_are_refused_by_name(est, data, match):
+    X, y = train()
+    if data == "frame":
+        X = pd.DataFrame(X, columns=list("abcdef"))
+    with pytest.raises(ValueError, match=match):
+        est.fit(X, y)
+    assert not hasattr(est, "classes_")
+
+
+@pytest.mark.parametrize("make_est", [SPODE, AODE, TAN, KDB])
+def test_continuous_columns_need_discretize(make_est):
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.integers(0, 3, 100), rng.normal(size=100), rng.integers(0, 3, 100)])
+    y = rng.integers(0, 2, 100)
+    with pytest.raises(ValueError, match=r"feature 1 holds continuous values .* discretize="):
+        make_est().fit(X, y)
+    est = make_est(discretize="quantile").fit(X, y)
+    assert est.bin_edges_[0] is None and est.bin_edges_[2] is None
+    np.testing.assert_allclose(
+        est.bin_edges_[1], np.quantile(X[:, 1], [0.2, 0.4, 0.6, 0.8]), atol=0.05
+    )
+    assert est.categories_[1].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    P = est.predict_proba(np.array([[0, -100.0, 1], [2, 100.0, 1]]))  # beyond: the end bins
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+
+
+def test_mdl_bins_follow_the_classes_and_samples_stay_in_range():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 400)
+    X = np.column_stack([y * 3.0 + rng.normal(size=400), rng.integers(0, 2, 400)])
+    est = AODE(discretize="mdl").fit(X, y)
+    assert est.bin_edges_[0].size >= 1 and 0.5 < est.bin_edges_[0][0] < 2.5
+    assert est.score(X, y) > 0.85
+    Xs, _ = est.sample(200, random_state=0)
+    assert X[:, 0].min() <= Xs[:, 0].min() and Xs[:, 0].max() <= X[:, 0].max()
+
+
+def test_too_many_values_for_memory_say_the_size(monkeypatch):
+    monkeypatch.setattr(pair_counts, "memory_limit", lambda: 1 << 20)
+    rng = np.random.default_rng(0)
+    ids = rng.permutation(3000)  # two identifier-like columns
+    X = np.column_stack([ids, ids[::-1], rng.integers(0, 3, 3000)])
+    y = rng.integers(0, 2, 3000)
+    with pytest.raises(
+        ValueError,
+        match=r"too many distinct values: .* about [\d.]+ GiB.*"
+        r"feature 0: 3,000 values.*discretize=",
+    ):
+        AODE().fit(X, y)
+    with pytest.raises(ValueError, match="too many distinct values"):
+        TAN().fit(X, y)
+
+
+# ---------------------------------------------------------------------------- the data of the issue
+def _log_losses(strength, seed):
+    data = dependent_pairs(6000, n_pairs=3, n_values=4, strength=strength, random_state=seed)
+    test = dependent_pairs(6000, n_pairs=3, n_values=4, strength=strength, random_state=seed + 100)
+    out = {}
+    for name, est in {"nb": CategoricalNB(), "aode": AODE(), "tan": TAN(), "kdb": KDB()}.items():
+        P = est.fit(data.data, data.target).predict_proba(test.data)
+        out[name] = -np.log(np.clip(P[np.arange(len(P)), test.target], 1e-300, None))
+    return out
+
+
+def test_dependent_pairs_are_modelled_better_than_by_naive_bayes():
+    losses = _log_losses(0.9, 0)
+    nb = losses["nb"].mean()
+    for name in ("aode", "tan", "kdb"):
+        assert losses[name].mean() < nb - 0.05, (name, losses[name].mean(), nb)
+
+
+def test_on_naive_bayes_data_they_are_not_worse_beyond_noise():
+    losses = _log_losses(0.0, 1)
+    for name in ("aode", "tan", "kdb"):
+        diff = losses[name] - losses["nb"]  # paired per test row
+        se = diff.std(ddof=1) / np.sqrt(diff.size)
+        assert diff.mean() < 3 * se + 0.01, (name, diff.mean(), se)
+
+
+def test_log_loss_agrees_with_scikit_learn():
+    losses = _log_losses(0.9, 0)
+    data = dependent_pairs(6000, n_pairs=3, n_values=4, strength=0.9, random_state=0)
+    test = dependent_pairs(6000, n_pairs=3, n_values=4, strength=0.9, random_state=100)
+    P = AODE().fit(data.data, data.target).predict_proba(test.data)
+    assert log_loss(test.target, P) == pytest.approx(losses["aode"].mean(), rel=1e-9)
