@@ -268,18 +268,32 @@ def test_bad_parameters_are_refused_by_name(est, data, match):
 @pytest.mark.parametrize("make_est", [SPODE, AODE, TAN, KDB])
 def test_continuous_columns_need_discretize(make_est):
     rng = np.random.default_rng(0)
-    X = np.column_stack([rng.integers(0, 3, 100), rng.normal(size=100), rng.integers(0, 3, 100)])
+    X = pd.DataFrame(
+        {"a": rng.integers(0, 3, 100), "b": rng.normal(size=100), "c": rng.integers(0, 3, 100)}
+    )
     y = rng.integers(0, 2, 100)
     with pytest.raises(ValueError, match=r"feature 1 holds continuous values .* discretize="):
         make_est().fit(X, y)
     est = make_est(discretize="quantile").fit(X, y)
     assert est.bin_edges_[0] is None and est.bin_edges_[2] is None
     np.testing.assert_allclose(
-        est.bin_edges_[1], np.quantile(X[:, 1], [0.2, 0.4, 0.6, 0.8]), atol=0.05
+        est.bin_edges_[1], np.quantile(X["b"], [0.2, 0.4, 0.6, 0.8]), atol=0.05
     )
     assert est.categories_[1].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
-    P = est.predict_proba(np.array([[0, -100.0, 1], [2, 100.0, 1]]))  # beyond: the end bins
+    beyond = pd.DataFrame({"a": [0, 2], "b": [-100.0, 100.0], "c": [1, 1]})  # the end bins
+    P = est.predict_proba(beyond)
     np.testing.assert_allclose(P.sum(axis=1), 1.0)
+
+
+def test_discretize_bins_every_float_column_and_whole_number_floats_are_codes():
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 300)
+    X = np.column_stack([np.round(50 + 10 * y + rng.normal(size=300) * 5), rng.integers(0, 3, 300)])
+    X = X.astype(float)  # whole numbers: codes by default, binned with discretize
+    assert AODE().fit(X, y).bin_edges_ == [None, None]
+    assert AODE().fit(X, y).categories_[0].size > 20
+    binned = AODE(discretize="quantile").fit(X, y)
+    assert binned.bin_edges_[0].size == 4 and binned.categories_[0].size == 5
 
 
 def test_mdl_bins_follow_the_classes_and_samples_stay_in_range():

@@ -8,7 +8,9 @@ seed 002 (``alpha``), handle values never seen in training as :class:`Categorica
 does (``unseen``), and marginalise missing values (NaN, None, pandas NA): a missing
 attribute drops out; a missing parent makes its children fall back to their other
 parents. Continuous columns (floats that are not whole numbers) are refused unless
-``discretize`` says how to bin them:
+``discretize`` says how to bin them; then every float column is binned (whole-number
+measurements such as 53.0 mg too; integer, string and boolean columns stay as they are,
+so cast float codes, e.g. OrdinalEncoder output, to int to keep them):
 
 * ``"quantile"``: ``n_bins`` equal-frequency bins (weighted);
 * ``"mdl"``: Fayyad and Irani's supervised MDL cut points, as Weka's default.
@@ -33,7 +35,8 @@ _SHARED = """alpha : float, default=1.0
     unseen : {"smooth", "ignore", "error"}, default="smooth"
         A value never seen in training, as in :class:`~bayesrule.CategoricalNB`.
     discretize : None, "quantile" or "mdl", default=None
-        How to bin continuous columns (None: refuse them with a ValueError).
+        How to bin the float columns (None: keep whole-number floats as codes and refuse
+        other floats with a ValueError).
     n_bins : int, default=5
         Bins per continuous column for ``discretize="quantile"`` (unused by "mdl").
     """

@@ -94,6 +94,29 @@ def is_continuous(column: np.ndarray) -> bool:
     return bool(np.any(~np.isfinite(values)) or np.any(values != np.floor(values)))
 
 
+def is_float_column(column: np.ndarray) -> bool:
+    """True for a column of floats: float dtype, or an object column whose values present
+    are all real numbers (not booleans), at least one of them a float. These are the
+    columns ``discretize`` bins, whole-number values (e.g. 53.0 mg) included.
+
+    Examples
+    --------
+    >>> is_float_column(np.array([1.0, 2.0])), is_float_column(np.array([1, 2]))
+    (True, False)
+    >>> is_float_column(np.array([3, 2.5, None], dtype=object))
+    True
+    """
+    column = np.asarray(column)
+    if column.dtype.kind == "f":
+        return True
+    if column.dtype.kind != "O":
+        return False
+    present = column[~missing_mask(column)].tolist()
+    return all(_real(v) for v in present) and any(
+        isinstance(v, (float, np.floating)) for v in present
+    )
+
+
 def _distinct(values, y, n_classes, sample_weight):
     """Sorted distinct values and their (m, n_classes) class-weight table."""
     values = np.asarray(values, dtype=np.float64)

@@ -25,7 +25,7 @@ from scipy.special import logsumexp
 from .._validation import as_table, missing_mask
 from .base import BLOCK_BYTES, Likelihood, Undetermined, check_alpha
 from .cpt import flat_index, lookup_table, n_free, proba
-from .discretize import apply_cuts, check_discretize, cut_points, is_continuous
+from .discretize import apply_cuts, check_discretize, cut_points, is_continuous, is_float_column
 from .pair_counts import PairCounts, check_table_size, count_pairs
 from .structure import class_information
 from .values import check_unseen, numeric, value_codes
@@ -53,10 +53,12 @@ class DiscreteNetwork(Likelihood):
         edges, bounds = [None] * X.shape[1], {}
         for j in range(X.shape[1]):
             column = X[:, j]
-            if not is_continuous(column):
-                continue
             if self.discretize is None:
-                raise self._continuous_error(column, j)
+                if is_continuous(column):
+                    raise self._continuous_error(column, j)
+                continue
+            if not is_float_column(column):
+                continue
             seen = ~missing_mask(column)
             if w is not None:
                 seen &= w > 0

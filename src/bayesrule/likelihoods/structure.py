@@ -47,11 +47,12 @@ def conditional_information(stats: PairCounts) -> np.ndarray:
     C, W = stats.n_classes, int(off[-1])
 
     def total(*keys) -> np.ndarray:  # sums of F over entries with equal keys, per entry
-        key = np.zeros(F.size, dtype=np.int64)
+        key, span = np.zeros(F.size, dtype=np.int64), 1
         for k, size in keys:
-            key = key * size + k
-        uniq, inverse = np.unique(key, return_inverse=True)
-        return np.bincount(inverse.ravel(), weights=F, minlength=uniq.size)[inverse.ravel()]
+            key, span = key * size + k, span * size
+        if span > max(4 * F.size, 1 << 20):  # a wide key range: compress it first
+            key = np.unique(key, return_inverse=True)[1].ravel()
+        return np.bincount(key, weights=F)[key]
 
     n_pair = total((pair, d * d))
     n_class = total((pair, d * d), (c, C))
