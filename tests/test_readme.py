@@ -45,8 +45,18 @@ def test_naive_bayes_example_reproduces_the_seeds():
     assert "('gaussian', ['length'])" in text and "('categorical', ['colour'])" in text
 
 
-def test_deciding_example_runs_every_rule():
+def test_semi_naive_example_beats_naive_bayes_and_finds_the_pairs():
     text = run(python_blocks()[2])
+    losses = dict(line.split() for line in text.splitlines()[:4])
+    for name in ("AODE", "TAN", "KDB"):
+        assert float(losses[name]) < float(losses["CategoricalNB"]) - 0.05
+    structure = text.splitlines()[4]
+    for k in range(3):
+        assert f"a{k} <- class, b{k}'" in structure or f"b{k} <- class, a{k}'" in structure
+
+
+def test_deciding_example_runs_every_rule():
+    text = run(python_blocks()[3])
     lines = text.strip().splitlines()
     assert len(lines) == 6
     false_alarm, detection = map(float, lines[1].split())

@@ -16,6 +16,10 @@ name                estimator                             data
 ``complement-nb``   :class:`~bayesrule.ComplementNB`           counts >= 0, text
 ``categorical-nb``  :class:`~bayesrule.CategoricalNB`          values of any kind
 ``mixed-nb``        :class:`~bayesrule.MixedNB`                columns of any kinds
+``aode``            :class:`~bayesrule.AODE`                   discrete values of any kind
+``tan``             :class:`~bayesrule.TAN`                    discrete values of any kind
+``kdb``             :class:`~bayesrule.KDB`                    discrete values of any kind
+``spode``           :class:`~bayesrule.SPODE`                  discrete values of any kind
 ==================  ====================================  ===========================
 
 The default model (:func:`default_model`) is ``multinomial-nb`` for a text column,
@@ -76,6 +80,10 @@ MODELS = {
     "complement-nb": Model("ComplementNB", "counts", True, "complement word counts"),
     "categorical-nb": Model("CategoricalNB", "any", False, "discrete values of any kind"),
     "mixed-nb": Model("MixedNB", "any", False, "a family per column, any kinds"),
+    "aode": Model("AODE", "any", False, "averaged one-dependence estimators"),
+    "tan": Model("TAN", "any", False, "tree-augmented naive Bayes"),
+    "kdb": Model("KDB", "any", False, "k-dependence Bayes (k=2)"),
+    "spode": Model("SPODE", "any", False, "one super-parent for every attribute"),
 }
 
 
