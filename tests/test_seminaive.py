@@ -155,8 +155,10 @@ def test_fit_with_missing_values_and_unseen_values(name):
 def test_without_parents_the_models_are_naive_bayes(est):
     X, y = train()
     Xt, _ = holdout()
-    nb = CategoricalNB().fit(X, y)
-    np.testing.assert_allclose(est.fit(X, y).predict_proba(Xt), nb.predict_proba(Xt), rtol=1e-12)
+    est.fit(X, y)
+    nb = CategoricalNB(priors=est.class_prior_).fit(X, y)  # AODE: the SPODEs' class marginal
+    np.testing.assert_allclose(est.predict_proba(Xt), nb.predict_proba(Xt), rtol=1e-12)
+    np.testing.assert_allclose(est.log_likelihood(Xt), nb.log_likelihood(Xt), rtol=1e-12)
 
 
 def test_a_one_parent_kdb_is_a_tan_like_network():
@@ -324,13 +326,20 @@ def test_too_many_values_for_memory_say_the_size(monkeypatch):
 
 
 # ---------------------------------------------------------------------------- the data of the issue
-def _log_losses(strength, seed):
-    data = dependent_pairs(6000, n_pairs=3, n_values=4, strength=strength, random_state=seed)
+N_TRAIN = 6000
+
+
+def _log_losses(strength, seed, parameters=None):
+    """Per test row log losses of each model; ``parameters`` collects their sizes."""
+    data = dependent_pairs(N_TRAIN, n_pairs=3, n_values=4, strength=strength, random_state=seed)
     test = dependent_pairs(6000, n_pairs=3, n_values=4, strength=strength, random_state=seed + 100)
     out = {}
     for name, est in {"nb": CategoricalNB(), "aode": AODE(), "tan": TAN(), "kdb": KDB()}.items():
         P = est.fit(data.data, data.target).predict_proba(test.data)
         out[name] = -np.log(np.clip(P[np.arange(len(P)), test.target], 1e-300, None))
+        if parameters is not None:  # AODE: one SPODE's (an average adds no variance)
+            d = 1 if name != "aode" else data.data.shape[1]
+            parameters[name] = est.likelihood_.n_parameters() / d
     return out
 
 
@@ -342,11 +351,17 @@ def test_dependent_pairs_are_modelled_better_than_by_naive_bayes():
 
 
 def test_on_naive_bayes_data_they_are_not_worse_beyond_noise():
-    losses = _log_losses(0.0, 1)
+    """On data of a naive Bayes model the richer models may lose only what sampling
+    explains: the test rows' noise (3 standard errors of the paired difference) and the
+    training sample's, the expected held-out cost of k extra parameters fitted on n rows,
+    about k / (2 n) nats per row (Akaike)."""
+    sizes = {}
+    losses = _log_losses(0.0, 1, sizes)
     for name in ("aode", "tan", "kdb"):
         diff = losses[name] - losses["nb"]  # paired per test row
         se = diff.std(ddof=1) / np.sqrt(diff.size)
-        assert diff.mean() < 3 * se + 0.01, (name, diff.mean(), se)
+        extra = (sizes[name] - sizes["nb"]) / (2 * N_TRAIN)
+        assert diff.mean() < 3 * se + extra, (name, diff.mean(), se, extra)
 
 
 def test_log_loss_agrees_with_scikit_learn():
@@ -355,3 +370,110 @@ def test_log_loss_agrees_with_scikit_learn():
     test = dependent_pairs(6000, n_pairs=3, n_values=4, strength=0.9, random_state=100)
     P = AODE().fit(data.data, data.target).predict_proba(test.data)
     assert log_loss(test.target, P) == pytest.approx(losses["aode"].mean(), rel=1e-9)
+
+
+# ---------------------------------------------------------------------------- review cases
+@pytest.mark.parametrize("name", NAMES)
+def test_the_class_conditional_density_sums_to_one(name):
+    """sum over every x of p(x|c) = 1 (each SPODE divided by the class probability its
+    estimates imply), so that other priors reweight a proper density."""
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 3, size=(150, 4))
+    X[:, 1] = np.where(rng.random(150) < 0.7, X[:, 0], X[:, 1])
+    y = np.where(rng.random(150) < 0.85, "common", "rare")
+    est = make(name).fit(X, y)
+    grid = np.array(np.meshgrid(*[[0, 1, 2]] * 4, indexing="ij")).reshape(4, -1).T
+    np.testing.assert_allclose(np.exp(est.log_likelihood(grid)).sum(axis=0), 1.0, rtol=1e-12)
+
+
+def _unseen_batch():
+    X, y = train()
+    order = np.argsort(X[:, 0] == "top", kind="stable")  # the last batch brings "top"
+    return X[order], y[order]
+
+
+@pytest.mark.parametrize("name", INCREMENTAL)
+def test_batches_with_different_values_merge_exactly(name, monkeypatch):
+    X, y = _unseen_batch()
+    Xt, _ = holdout()
+    whole = make(name).fit(X, y)
+    for dense in (True, False):
+        if not dense:  # the sparse storage of the counts gives the same numbers
+            monkeypatch.setattr(pair_counts, "DENSE_BYTES", 0)
+        parts = make(name)
+        for rows in np.array_split(np.arange(len(X)), 4):
+            parts.partial_fit(X[rows], y[rows], classes=LABELS)
+        assert parts.likelihood_.stats_.gram is None if not dense else True
+        assert_same_model(parts, whole, Xt)
+
+
+def test_a_refused_batch_leaves_the_model_as_it_was(monkeypatch):
+    X, y = _unseen_batch()
+    Xt, _ = holdout()
+    for make_est in (AODE, TAN):
+        est = make_est().partial_fit(X[:300], y[:300], classes=LABELS)
+        before = est.predict_proba(Xt)
+        monkeypatch.setattr(pair_counts, "memory_limit", lambda: 1000)
+        with pytest.raises(ValueError, match="too many distinct values"):
+            est.partial_fit(X[300:], y[300:])
+        monkeypatch.undo()
+        np.testing.assert_array_equal(est.predict_proba(Xt), before)
+        est.partial_fit(X[300:], y[300:])
+        assert_same_model(est, make_est().fit(X, y), Xt)
+
+
+def test_a_missing_parent_falls_back_to_the_childs_own_counts():
+    """A child whose parents are missing uses P(x_j | c) over every row where x_j is seen
+    (as naive Bayes), not only the rows where the parent was seen too."""
+    X, y = train()
+    Xm = missing(X, np.arange(0, len(X), 2), 0)  # x0 missing in half the rows
+    nb = CategoricalNB().fit(Xm, y)
+    query = missing(holdout()[0][:5], slice(None), slice(None))
+    for est in (TAN(root=0), KDB(k=2)):
+        est.fit(Xm, y)
+        for j in range(1, X.shape[1]):
+            if est.parents_[j] and 0 not in est.parents_[j]:
+                continue
+            q = query.copy()
+            q[:, j] = holdout()[0][:5, j]  # only x_j observed: every parent missing
+            np.testing.assert_allclose(
+                est.log_likelihood(q), nb.log_likelihood(q), rtol=1e-12, err_msg=str(j)
+            )
+
+
+def test_cpt_arguments_are_checked():
+    X, y = train()
+    aode, tan = AODE().fit(X, y), TAN().fit(X, y)
+    assert aode.cpt(1, (0,)).counts.shape == (3, 4, 4)
+    for bad in [(1,), (0, 2), (7,)]:
+        with pytest.raises(ValueError, match="parent"):
+            aode.cpt(1, bad)
+    with pytest.raises(ValueError, match="j must hold feature positions"):
+        tan.cpt(True)
+    with pytest.raises(ValueError, match="p must hold feature positions"):
+        aode.parent_proba(7)
+
+
+def test_sampling_a_model_with_a_never_observed_feature():
+    X, y = train()
+    Xm = missing(X, slice(None), 3)
+    for est in (AODE(), TAN(), KDB(), SPODE()):
+        Xs, _ = est.fit(Xm, y).sample(20, random_state=0)
+        assert all(v is None for v in Xs[:, 3])
+
+
+@pytest.mark.parametrize("est", [SPODE(parent=1), TAN(), KDB(k=2)], ids=["SPODE", "TAN", "KDB"])
+def test_dependence_graph_draws_fitted_models(est):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from bayesrule import plot
+
+    X, y = train()
+    est.fit(X, y)
+    ax = plot.dependence_graph(est)
+    edges = sum(len(pa) for pa in est.parents_)
+    arrows = [p for p in ax.patches if p.get_gid() == "edge"]
+    assert len(arrows) == edges and len(ax.texts) == X.shape[1] + 1
+    with pytest.raises(TypeError, match="SPODE"):
+        plot.dependence_graph(AODE().fit(X, y))

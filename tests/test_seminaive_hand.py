@@ -81,8 +81,15 @@ def spode_joint(q, c, p, alpha=1) -> Fraction:
     return out
 
 
-def nb_joint(q, c, alpha=1) -> Fraction:
-    out = Fraction(n_class(c), N)
+def implied_prior(c, parents=range(D), alpha=1) -> Fraction:
+    """The class probability the SPODE estimates imply, sum_v P(c, x_p = v), averaged
+    over the super-parents: SPODE's and AODE's default prior (here (n_c + 2) / 16)."""
+    return sum(sum(webb_parent(c, p, v, alpha) for v in (0, 1)) for p in parents) / len(parents)
+
+
+def nb_joint(q, c, alpha=1, prior=None) -> Fraction:
+    """Naive Bayes; the prior n_c / n unless given."""
+    out = Fraction(n_class(c), N) if prior is None else prior
     for j in range(D):
         if q[j] is not None:
             out *= child(c, j, q[j], alpha=alpha)
@@ -96,7 +103,7 @@ def usable(q, min_count) -> list[int]:
 def aode_joint(q, c, min_count=1) -> Fraction:
     parents = usable(q, min_count)
     if not parents:
-        return nb_joint(q, c)
+        return nb_joint(q, c, prior=implied_prior(c))
     return sum(spode_joint(q, c, p) for p in parents) / len(parents)
 
 
@@ -237,7 +244,9 @@ def test_spode_missing_super_parent_is_naive_bayes():
     clf = SPODE(parent=0).fit(X, Y)
     q = (None, 1, 1, 1)
     got = clf.predict_joint_log_proba(np.array([q], dtype=object))[0]
-    assert got.tolist() == pytest.approx(log_joints(nb_joint, q), rel=REL)
+    hand = [nb_joint(q, c, prior=implied_prior(c, parents=[0])) for c in range(K)]
+    assert got.tolist() == pytest.approx([math.log(h) for h in hand], rel=REL)
+    assert clf.class_prior_.tolist() == [Fraction(9, 16), Fraction(7, 16)]
 
 
 # ----------------------------------------------------------------- AODE
@@ -270,11 +279,12 @@ def test_aode_with_every_super_parent_is_the_mean_of_the_spodes():
     assert mean.tolist() == pytest.approx([math.log(h) for h in hand], rel=REL)
 
 
-def test_aode_no_super_parent_is_categorical_nb():
+def test_aode_no_super_parent_is_naive_bayes_under_its_prior():
     clf = AODE(min_count=13).fit(X, Y)  # no value occurs 13 times
-    nb = CategoricalNB(alpha=1.0).fit(X, Y)
+    assert clf.class_prior_.tolist() == pytest.approx([9 / 16, 7 / 16], rel=REL)
+    nb = CategoricalNB(alpha=1.0, priors=clf.class_prior_).fit(X, Y)
     for q in QUERIES:
-        hand = [nb_joint(q, c) for c in range(K)]
+        hand = [nb_joint(q, c, prior=implied_prior(c)) for c in range(K)]
         assert clf.predict_proba([q])[0].tolist() == pytest.approx(posterior(hand), rel=REL)
         assert nb.predict_proba([q])[0].tolist() == pytest.approx(posterior(hand), rel=REL)
         got = clf.predict_joint_log_proba([q])[0]

@@ -91,6 +91,15 @@ class _SemiNaive(_Preset):
         """Per feature None, or the inner cut points that bin a continuous column."""
         return self._fitted_likelihood().bin_edges_
 
+    def _check_position(self, value, name: str) -> None:
+        d = self.n_features_in_
+        bad = isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral)
+        if bad or not 0 <= value < d:
+            raise ValueError(f"{name} must hold feature positions 0..{d - 1}, got {value!r}")
+
+    def _most_parents(self, j: int) -> int:
+        return len(self._default_parents(j))
+
     def cpt(self, j: int, parents=None) -> Bunch:
         """The conditional probability table of attribute ``j``.
 
@@ -99,29 +108,65 @@ class _SemiNaive(_Preset):
         ``P(x_j | c, parents)``, same shape; the values are ``categories_``).
         """
         like = self._fitted_likelihood()
-        if not isinstance(j, numbers.Integral) or not 0 <= j < self.n_features_in_:
-            raise ValueError(
-                f"j must be a feature position 0..{self.n_features_in_ - 1}, got {j!r}"
-            )
+        self._check_position(j, "j")
         parents = self._default_parents(j) if parents is None else tuple(parents)
+        for p in parents:
+            self._check_position(p, "parents")
+        if j in parents or len(parents) > self._most_parents(j):
+            raise ValueError(
+                f"parents={parents} is not a parent set this model has counts for (attribute "
+                f"{j}: its own parents {self._default_parents(j)}, or one other attribute "
+                "for AODE)."
+            )
         counts, proba = like.table(j, parents)
         return Bunch(parents=parents, counts=counts, proba=proba)
 
 
+def _estimated(priors) -> bool:
+    return priors is None or (isinstance(priors, str) and priors == "empirical")
+
+
 class _OneDependence(_SemiNaive):
+    """SPODE and AODE: the default priors are the class probabilities their estimates
+    imply (``class_marginal_``), so that prior x density is exactly Webb's joint."""
+
     _family = OneDependence
 
+    def _set(self, attributes: dict):
+        marginal = getattr(self.likelihood_, "class_marginal_", None)
+        if (
+            _estimated(self.priors)
+            and marginal is not None
+            and not getattr(self.likelihood_, "pending_", None)
+        ):
+            attributes["class_prior_"] = marginal
+        return super()._set(attributes)
+
+    def _prior(self, priors) -> np.ndarray:
+        if priors is not None and _estimated(priors):
+            return self._fitted_likelihood().class_marginal_
+        return super()._prior(priors)
+
+    @property
+    def class_marginal_(self) -> np.ndarray:
+        """``P(y) = sum_{x_p} P(y, x_p)`` of the estimates, averaged over super-parents:
+        the default prior (close to the class frequencies)."""
+        return self._fitted_likelihood().class_marginal_
+
     def parent_proba(self, p: int) -> np.ndarray:
-        """The SPODE estimate ``P(y, x_p) = (F(y, x_p) + alpha) / (n + alpha k O_p)``,
+        """The SPODE estimate ``P(y, x_p) = (F(y, x_p) + alpha) / (n_p + alpha k O_p)``,
         shape (C, O_p)."""
-        return self._fitted_likelihood().parent_proba(p)
+        like = self._fitted_likelihood()
+        self._check_position(p, "p")
+        return like.parent_proba(p)
 
 
 class SPODE(_OneDependence):
     """Super-parent one-dependence estimator: every attribute depends on one super-parent.
 
     ``P(y, x) = P(y, x_p) prod_{j != p} P(x_j | y, x_p)`` with the estimates of Webb et
-    al.: ``P(y, x_p) = (F(y, x_p) + alpha) / (n + alpha k O_p)`` and ``P(x_j | y, x_p) =
+    al.: ``P(y, x_p) = (F(y, x_p) + alpha) / (n_p + alpha k O_p)`` (``n_p`` the rows where
+    ``x_p`` is observed: n without missing values) and ``P(x_j | y, x_p) =
     (F(y, x_p, x_j) + alpha) / (F(y, x_p) + alpha O_j)``. A row whose super-parent is
     missing (or never seen) gets naive Bayes.
 
@@ -239,6 +284,9 @@ class AODE(_OneDependence):
 
     def _default_parents(self, j):
         return ()
+
+    def _most_parents(self, j: int) -> int:
+        return 1
 
 
 class _Network(_SemiNaive):

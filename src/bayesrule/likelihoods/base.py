@@ -69,9 +69,14 @@ class Likelihood(BaseEstimator):
         stats = self.statistics(X, y, n_classes, sample_weight)
         if getattr(self, "stats_", None) is not None:
             stats = self.stats_.merge(stats)
+        before = dict(vars(self))
         try:
             self.set_statistics(stats)
-        except Undetermined as exc:
+        except Exception as exc:  # all or nothing: the fitted state stays as it was
+            vars(self).clear()
+            vars(self).update(before)
+            if not isinstance(exc, Undetermined):
+                raise
             self.stats_, self.pending_ = stats, str(exc)
             return self
         self.pending_ = None

@@ -7,8 +7,9 @@ Counts ``F(c, x_pa1, ..., x_paK, x_j)`` become the Lidstone estimates
 with ``F(c, pa) = sum_v F(c, pa, v)`` over the rows where all of them are observed.
 For lookup the table grows one slot on every parent axis and two on the child axis:
 
-* parent slot ``O_p`` (the parent is missing or its value was never seen): the counts
-  summed over that parent, so the child is predicted from its remaining parents;
+* parent slot ``O_p`` (the parent is missing or its value was never seen): the child is
+  predicted from its remaining parents, with the counts of the rows where those and the
+  child are observed (given by the family; by default the counts summed over the parent);
 * child slot ``O_j`` (a value never seen): count 0 in the formula under
   ``unseen="smooth"``, 0 (the feature drops out) under ``"ignore"``;
 * child slot ``O_j + 1`` (missing): 0, the feature drops out of the product.
@@ -22,12 +23,25 @@ from __future__ import annotations
 import numpy as np
 
 
-def extend_parents(counts: np.ndarray) -> np.ndarray:
-    """Append to every parent axis (all but the first and the last) a slot holding the
-    counts summed over that axis."""
-    for axis in range(1, counts.ndim - 1):
-        counts = np.concatenate([counts, counts.sum(axis=axis, keepdims=True)], axis=axis)
-    return counts
+def extend_parents(counts: np.ndarray, fallbacks=None) -> np.ndarray:
+    """Append to every parent axis (all but the first and the last) a slot for "this
+    parent unavailable". The slots hold, for each set of available parents, the counts
+    over those parents: ``fallbacks[kept]`` (``kept`` a tuple of parent axes, 0-based)
+    where given, else ``counts`` summed over the other parents."""
+    counts = np.asarray(counts, dtype=np.float64)
+    k = counts.ndim - 2
+    sizes = counts.shape[1:-1]
+    fallbacks = fallbacks or {}
+    ext = np.zeros((counts.shape[0], *(s + 1 for s in sizes), counts.shape[-1]))
+    for mask in range(1 << k):
+        kept = tuple(i for i in range(k) if mask >> i & 1)
+        dropped = tuple(1 + i for i in range(k) if i not in kept)
+        part = fallbacks.get(kept)
+        if part is None:
+            part = counts.sum(axis=dropped) if dropped else counts
+        where = tuple(slice(0, sizes[i]) if i in kept else sizes[i] for i in range(k))
+        ext[(slice(None), *where, slice(None))] = part
+    return ext
 
 
 def smoothed(counts: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
@@ -45,9 +59,9 @@ def smoothed(counts: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     return log_prob, unseen[..., 0]
 
 
-def lookup_table(counts: np.ndarray, alpha: float, unseen: str) -> np.ndarray:
+def lookup_table(counts: np.ndarray, alpha: float, unseen: str, fallbacks=None) -> np.ndarray:
     """The extended log table, shape (C, O_pa1 + 1, ..., O_paK + 1, O_j + 2)."""
-    ext = extend_parents(np.asarray(counts, dtype=np.float64))
+    ext = extend_parents(counts, fallbacks)
     size = ext.shape[-1]
     if size == 0:  # a feature never observed in training adds nothing
         return np.zeros(ext.shape[:-1] + (2,))

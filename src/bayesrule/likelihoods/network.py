@@ -35,16 +35,25 @@ from .values import value_codes
 class _Network(DiscreteNetwork):
     """An attribute network with one table per attribute, looked up in one gather each."""
 
-    def _table_counts(self, stats: PairCounts, parents) -> list[np.ndarray]:
-        counts = []
+    def _counts_of(self, stats: PairCounts, j: int, parents: tuple) -> np.ndarray:
+        """``F(c, x_parents, x_j)`` over the rows where all of them are observed."""
+        if len(parents) == 0:
+            return stats.single(j)
+        if len(parents) == 1:
+            return stats.blocks([(parents[0], j)])[0]
+        return self._higher[(j, parents)]
+
+    def _table_counts(self, stats: PairCounts, parents) -> list[tuple[np.ndarray, dict]]:
+        """Per attribute its counts, and for each proper subset of its parents (by axis)
+        the counts over that subset: the fallbacks when other parents are unavailable."""
+        out = []
         for j, pa in enumerate(parents):
-            if len(pa) == 0:
-                counts.append(stats.single(j))
-            elif len(pa) == 1:
-                counts.append(stats.blocks([(pa[0], j)])[0])
-            else:
-                counts.append(self._higher[j])
-        return counts
+            fallbacks = {
+                kept: self._counts_of(stats, j, tuple(pa[i] for i in kept))
+                for kept in _proper_subsets(len(pa))
+            }
+            out.append((self._counts_of(stats, j, tuple(pa)), fallbacks))
+        return out
 
     def _build(self, stats: PairCounts) -> None:
         mi, cmi = class_information(stats), conditional_information(stats)
@@ -58,11 +67,12 @@ class _Network(DiscreteNetwork):
             sizes,
         )
         counts = self._table_counts(stats, parents)
+        tables = [lookup_table(n, self.alpha, self.unseen, f).reshape(C, -1) for n, f in counts]
         self.parents_ = parents
         self.mutual_information_ = mi
         self.conditional_mutual_information_ = cmi
-        self.counts_ = counts
-        self._tables = [lookup_table(n, self.alpha, self.unseen).reshape(C, -1) for n in counts]
+        self.counts_ = [n for n, _ in counts]
+        self._tables = tables
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
         codes = self._codes(X)
@@ -101,7 +111,7 @@ class _Network(DiscreteNetwork):
         for c, k in enumerate(counts.tolist()):
             rows = np.arange(start, start + k)
             for j in order:
-                self._draw(codes, rows, j, self.parents_[j], self.table(j)[1][c], rng)
+                self._draw(codes, rows, j, self.parents_[j], self.table(j)[1][c], rng, c)
             start += k
         return self._values(codes, rng)
 
@@ -224,11 +234,17 @@ class KDependence(_Network):
             [value_codes(v, X[:, j], j, "ignore", {}) for j, v in enumerate(stats.categories)]
         )
         for j, pa in enumerate(parents):
-            if len(pa) < 2:
-                continue
-            cols = [*pa, j]
-            shape = [n_classes, *sizes[cols]]
-            ok = (codes[:, cols] < sizes[cols]).all(axis=1) & (w > 0)
-            index = flat_index(np.column_stack([y[ok], codes[ok][:, cols]]), shape)
-            counts = np.bincount(index, weights=w[ok], minlength=int(np.prod(shape)))
-            self._higher[j] = counts.reshape(shape)
+            for kept in [*_proper_subsets(len(pa)), tuple(range(len(pa)))]:
+                if len(kept) < 2:
+                    continue
+                cols = [*(pa[i] for i in kept), j]
+                shape = [n_classes, *sizes[cols]]
+                ok = (codes[:, cols] < sizes[cols]).all(axis=1) & (w > 0)
+                index = flat_index(np.column_stack([y[ok], codes[ok][:, cols]]), shape)
+                counts = np.bincount(index, weights=w[ok], minlength=int(np.prod(shape)))
+                self._higher[(j, tuple(cols[:-1]))] = counts.reshape(shape)
+
+
+def _proper_subsets(k: int) -> list[tuple[int, ...]]:
+    """The subsets of ``range(k)`` other than the whole, as sorted tuples."""
+    return [tuple(i for i in range(k) if m >> i & 1) for m in range((1 << k) - 1)]

@@ -28,13 +28,25 @@ DENSE_BYTES = 64 << 20
 MEMORY_SHARE = 0.5
 
 
-def memory_limit() -> int:
-    """Bytes the count and probability tables may take: a share of the free memory."""
+def available_memory() -> int:
+    """Bytes a process may still allocate: MemAvailable of /proc/meminfo (free memory
+    plus reclaimable caches) where there is one, else the free pages, else 8 GiB."""
     try:
-        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
-        free = 8 << 30
-    return int(MEMORY_SHARE * free)
+        return 8 << 30
+
+
+def memory_limit() -> int:
+    """Bytes the count and probability tables may take: a share of the available memory."""
+    return int(MEMORY_SHARE * available_memory())
 
 
 def check_table_size(nbytes: float, what: str, sizes) -> None:
@@ -182,7 +194,8 @@ def count_pairs(X: np.ndarray, y: np.ndarray, n_classes: int, sample_weight=None
     if n_classes * W * W * 8 <= DENSE_BYTES:
         return PairCounts(categories, class_weight, gram=_dense_gram(codes, off, y, n_classes, w))
     pairs_bound = float(np.count_nonzero(codes >= 0, axis=1).astype(np.float64) ** 2 @ (w > 0))
-    check_table_size(32 * min(pairs_bound, n_classes * float(W) ** 2), "pairwise counts", sizes)
+    # each stored count takes 32 bytes, and learning a structure from them ~20 arrays more
+    check_table_size(200 * min(pairs_bound, n_classes * float(W) ** 2), "pairwise counts", sizes)
     return _sparse_gram(categories, codes, off, y, class_weight, w)
 
 

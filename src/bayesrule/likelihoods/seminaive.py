@@ -71,6 +71,12 @@ class DiscreteNetwork(Likelihood):
 
     def _continuous_error(self, column, j) -> ValueError:
         value = next(v for v in column.tolist() if v is not None and v == v and v != int(v))
+        if self.discretize is not None:
+            return ValueError(
+                f"feature {j} holds continuous values (e.g. {value!r}) in this batch, but "
+                "bins are learned on the first batch of partial_fit, where it was no float "
+                "column; pass that column as floats from the first batch on, or fit at once."
+            )
         return ValueError(
             f"feature {j} holds continuous values (e.g. {value!r}), but {self.title} models "
             "discrete values: pass discretize='quantile' (equal-frequency bins, n_bins=5) "
@@ -165,6 +171,8 @@ class DiscreteNetwork(Likelihood):
                 out[:, j] = np.nan if out.dtype.kind == "f" else None
             elif edges is None:
                 out[:, j] = values[codes[:, j]]
+            elif j not in self._bin_bounds:  # no value in the batch the bins came from
+                out[:, j] = np.nan if out.dtype.kind == "f" else None
             else:
                 lo, hi = self._bin_bounds[j]
                 cuts = np.concatenate([[lo], edges, [hi]])
@@ -172,8 +180,12 @@ class DiscreteNetwork(Likelihood):
                 out[:, j] = cuts[b] + rng.random(b.size) * (cuts[b + 1] - cuts[b])
         return out
 
-    def _draw(self, codes, rows, j, parents, table, rng) -> None:
-        """Draw feature j of ``rows`` from ``table`` (C-free: (O_pa..., O_j)) given parents."""
+    def _draw(self, codes, rows, j, parents, table, rng, c) -> None:
+        """Draw feature j of ``rows`` of class c from ``table`` (O_pa..., O_j) given parents."""
+        if table.shape[-1] == 0:  # never observed in training: comes out missing
+            return
+        if table.size == 0:  # a parent never observed: the child's own distribution
+            table, parents = proba(self.stats_.single(j), self.alpha)[c], ()
         p = table.reshape(-1, table.shape[-1])[
             flat_index(codes[rows][:, list(parents)], table.shape[:-1])
         ]
@@ -206,15 +218,17 @@ class OneDependence(DiscreteNetwork):
     A SPODE with super-parent p (Webb, Boughton and Wang 2005) estimates
 
         P(y, x) = P(y, x_p) prod_{j != p} P(x_j | y, x_p),
-        P(y, x_p) = (F(y, x_p) + alpha) / (n_p + alpha k O_p),
+        P(y, x_p) = (F(y, x_p) + alpha) / (n_p + alpha k O_p),    (n_p: rows with x_p seen)
         P(x_j | y, x_p) = (F(y, x_p, x_j) + alpha) / (F(y, x_p) + alpha O_j),
 
     F weighted counts of training rows (``n_p`` those where x_p is observed), k the
     number of classes. AODE averages, in probability space, the SPODEs whose
     super-parent value was seen at least ``min_count`` times; a row with none gets
     naive Bayes. As a class-conditional density, ``p(x|c) = P(c, x) / P(c)`` with the
-    class frequency ``P(c) = n_c / n``, so the default (empirical) priors give exactly
-    the estimate above and other priors replace the class frequencies.
+    class probability these estimates imply, ``P(c) = sum_{x_p} P(c, x_p)`` averaged over
+    the super-parents (``class_marginal_``), so that ``p(x|c)`` sums to 1 over x; the
+    estimators take ``P(c)`` as their default prior, which gives exactly the joint above,
+    and other priors replace it.
 
     Parameters
     ----------
@@ -261,12 +275,6 @@ class OneDependence(DiscreteNetwork):
         m = self.min_count
         if isinstance(m, (bool, np.bool_)) or not isinstance(m, numbers.Real) or not m >= 0:
             raise ValueError(f"min_count must be a number >= 0 (or inf: naive Bayes), got {m!r}")
-        weight = stats.class_weight
-        if (weight <= 0).any():
-            raise Undetermined(
-                f"the classes at positions {np.flatnonzero(weight <= 0).tolist()} have no "
-                "samples yet, so their frequencies (which AODE's estimates divide by) are 0."
-            )
         C, sizes = stats.n_classes, self._sizes
         supers = self._super_parents(stats)
         slots = sizes + 2
@@ -275,7 +283,15 @@ class OneDependence(DiscreteNetwork):
             "probability tables",
             sizes,
         )
-        log_class = np.log(weight / weight.sum())
+        marginal = self._class_marginal(stats, supers)
+        if (marginal <= 0).any():
+            raise Undetermined(
+                f"the classes at positions {np.flatnonzero(marginal <= 0).tolist()} have no "
+                "samples yet, so their estimated frequencies (which the SPODEs' densities "
+                "divide by) are 0."
+            )
+        log_class = np.log(marginal)
+        self.class_marginal_ = marginal
         self.super_parents_ = supers
         self._naive = self._naive_tables(stats)
         self._spodes = []
@@ -294,6 +310,20 @@ class OneDependence(DiscreteNetwork):
             self._spodes.append(
                 (p, head, usable, flat, base.astype(np.intp), slots[others], others)
             )
+
+    def _class_marginal(self, stats, supers) -> np.ndarray:
+        """``P(y)`` implied by the SPODE estimates: ``sum_{x_p} P(y, x_p)``, averaged over
+        the super-parents observed in training (the class frequencies where none is)."""
+        C, alpha = stats.n_classes, self.alpha
+        parts = []
+        for p in supers:
+            F = stats.single(p).sum(axis=1)
+            n_p = F.sum()
+            if n_p > 0:
+                parts.append((F + alpha * self._sizes[p]) / (n_p + alpha * C * self._sizes[p]))
+        if not parts:
+            return stats.class_weight / stats.class_weight.sum()
+        return np.mean(parts, axis=0)
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
         codes = self._codes(X)
@@ -358,9 +388,9 @@ class OneDependence(DiscreteNetwork):
                 rows = start + np.flatnonzero(which[start : start + k] == t)
                 if rows.size == 0:
                     continue
-                self._draw(codes, rows, p, (), self.table(p)[1][c], rng)
+                self._draw(codes, rows, p, (), self.table(p)[1][c], rng, c)
                 for j in others:
-                    self._draw(codes, rows, j, (p,), self.table(j, (p,))[1][c], rng)
+                    self._draw(codes, rows, j, (p,), self.table(j, (p,))[1][c], rng, c)
             start += k
         return self._values(codes, rng)
 

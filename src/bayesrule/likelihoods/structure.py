@@ -5,8 +5,10 @@ nats: ``I(X_j; C)`` over the rows where ``x_j`` is observed, and
 
     I(X_i; X_j | C) = sum_{c,a,b} P(c,a,b) ln[ P(c,a,b) P(c) / (P(c,a) P(c,b)) ]
 
-over the rows where both are observed. Ties are broken by the lower column index, so
-a structure depends on nothing but the counts.
+over the rows where both are observed. Ties are broken deterministically (Chow-Liu:
+the lower column index joins first, linked to the earliest tree attribute of equal
+information; KDB: the order of ``I(X_j; C)``, then the column index), so a structure
+depends on nothing but the counts.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ def conditional_information(stats: PairCounts) -> np.ndarray:
     n_ca = total((c, C), (u, W), (bw, d))  # F(c, a) within the pair (rows with x_j seen)
     n_cb = total((c, C), (w, W), (bu, d))
     terms = _xlogy_ratio(F, F * n_class, n_ca * n_cb) / n_pair
-    return np.bincount(pair, weights=terms, minlength=d * d).reshape(d, d)
+    out = np.bincount(pair, weights=terms, minlength=d * d).reshape(d, d)
+    return (out + out.T) / 2  # equal up to rounding; exactly symmetric
 
 
 def chow_liu_parents(cmi: np.ndarray, root: int) -> list[tuple[int, ...]]:
