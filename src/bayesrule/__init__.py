@@ -11,9 +11,10 @@ from .estimators import GaussianNB, LinearDiscriminant, NearestMean, QuadraticDi
 from .mixed import MixedNB
 from .mixture_bayes import GaussianMixtureBayes
 from .naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, KernelNB, MultinomialNB
+from .network_bayes import KDB, TAN
 from .posterior import bayes
 from .report import report
-from .seminaive import AODE, KDB, SPODE, TAN
+from .seminaive import AODE, SPODE
 
 __version__ = "0.1.0"
 
