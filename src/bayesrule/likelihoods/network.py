@@ -21,7 +21,7 @@ import numpy as np
 
 from .cpt import flat_index, lookup_table, n_free, proba
 from .pair_counts import PairCounts, check_table_size
-from .seminaive import DiscreteNetwork
+from .seminaive import DiscreteNetwork, column_position
 from .structure import (
     chow_liu_parents,
     class_information,
@@ -150,17 +150,8 @@ class TreeAugmented(_Network):
         self.n_bins = n_bins
 
     def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
-        d = mi.size
         root = self.root
-        if root is None:
-            root = int(np.argmax(mi))
-        elif isinstance(root, (bool, np.bool_)) or not isinstance(root, numbers.Integral):
-            raise TypeError(f"root must be a column position or name, got {root!r}")
-        elif not 0 <= root < d:
-            raise ValueError(
-                f"root={root!r} is not among the columns: X has {d} features (positions 0 to "
-                f"{d - 1})."
-            )
+        root = int(np.argmax(mi)) if root is None else column_position(root, "root", mi.size)
         self.root_ = int(root)
         return chow_liu_parents(cmi, int(root))
 

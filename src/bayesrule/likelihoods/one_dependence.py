@@ -16,7 +16,7 @@ from scipy.special import logsumexp
 from .base import Undetermined
 from .cpt import lookup_table, n_free, proba
 from .pair_counts import PairCounts, check_table_size
-from .seminaive import DiscreteNetwork
+from .seminaive import DiscreteNetwork, column_position
 from .structure import class_information
 
 
@@ -68,15 +68,7 @@ class OneDependence(DiscreteNetwork):
             return list(range(d))
         if self.parents is None:
             return [int(np.argmax(class_information(stats)))]
-        p = self.parents
-        if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, np.integer)):
-            raise TypeError(f"parent must be a column position or name, got {p!r}")
-        if not 0 <= p < d:
-            raise ValueError(
-                f"parent={p!r} is not among the columns: X has {d} features (positions 0 to "
-                f"{d - 1})."
-            )
-        return [int(p)]
+        return [column_position(self.parents, "parent", d)]
 
     def _build(self, stats: PairCounts) -> None:
         alpha = self.alpha

@@ -18,6 +18,8 @@ value's position, ``O_j`` for a value never seen, ``O_j + 1`` for a missing one.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from .._validation import as_table, missing_mask
@@ -26,6 +28,18 @@ from .cpt import flat_index, lookup_table, proba
 from .discretize import apply_cuts, check_discretize, cut_points, is_continuous, is_float_column
 from .pair_counts import PairCounts, count_pairs
 from .values import check_unseen, numeric, value_codes
+
+
+def column_position(value, name: str, d: int) -> int:
+    """``value`` as a column position of X's ``d`` columns, or an error naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a column position or name, got {value!r}")
+    if not 0 <= value < d:
+        raise ValueError(
+            f"{name}={value!r} is not among the columns: X has {d} features (positions 0 "
+            f"to {d - 1})."
+        )
+    return int(value)
 
 
 class DiscreteNetwork(Likelihood):
