@@ -7,6 +7,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from ._dask import blockwise, is_dask
 from ._validation import (
     check_sample_weight,
     encode_labels,
@@ -105,6 +106,10 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        if is_dask(X) or is_dask(y):
+            from ._dask import fit
+
+            return fit(self, X, y, sample_weight)
         try:
             self._prepare(X)
             like = self._make_likelihood()
@@ -254,10 +259,12 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 )
             yield rows, joint
 
+    @blockwise("classes")
     def log_likelihood(self, X) -> np.ndarray:
         """``ln p(x|w_j)`` for every sample and class, shape (n, C)."""
         return self.likelihood_.log_likelihood(self._validated(X))
 
+    @blockwise("classes")
     def predict_joint_log_proba(self, X, priors=None) -> np.ndarray:
         """``ln p(x|w_j) + ln P(w_j)``, shape (n, C).
 
@@ -273,6 +280,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 f"so {what} is undefined; use a generative model (e.g. MultinomialNB) for it."
             )
 
+    @blockwise("values")
     def log_evidence(self, X, priors=None) -> np.ndarray:
         """``ln p(x) = ln sum_j p(x|w_j) P(w_j)``, shape (n,)."""
         self._ready()
@@ -283,6 +291,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             out[rows] = normalize_log(joint, axis=0)[1]
         return out
 
+    @blockwise("classes")
     def predict_log_proba(self, X, priors=None) -> np.ndarray:
         """Log-posteriors ``ln P(w_j|x)``, shape (n, C); ``priors`` as above."""
         X = self._validated(X)
@@ -290,15 +299,18 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             X, relative=True, priors=priors, then=lambda j: normalize_log(j, axis=0)[0]
         )
 
+    @blockwise("classes")
     def predict_proba(self, X, priors=None) -> np.ndarray:
         """Posteriors ``P(w_j|x)``, shape (n, C); each row sums to 1; ``priors`` as above."""
         X = self._validated(X)
         return self._joint(X, relative=True, priors=priors, then=lambda j: normalize(j, axis=0))
 
+    @blockwise("actions")
     def risk(self, X, priors=None) -> np.ndarray:
         """Conditional risk ``R(a_i|x) = sum_j L[i, j] P(w_j|x)``, shape (n, a)."""
         return conditional_risk(self.predict_proba(X, priors=priors), self.loss_)
 
+    @blockwise("labels")
     def predict(self, X, priors=None, reject_below_evidence=None) -> np.ndarray:
         """The Bayes action for each sample: the class of least risk, or the reject label.
 

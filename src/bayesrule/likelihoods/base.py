@@ -51,6 +51,16 @@ class Likelihood(BaseEstimator):
     #: True when X must be non-negative (counts)
     positive_only = False
 
+    def blockwise_reason(self) -> str | None:
+        """Why statistics of row blocks cannot be merged into this family's fit (so that
+        a Dask collection cannot be fitted block by block), or None when they can."""
+        if not hasattr(self, "statistics"):
+            return f"{type(self).__name__} has no additive statistics"
+        return None
+
+    def prepare(self, n_features: int) -> None:
+        """Set up what ``set_statistics`` needs besides the statistics (``fit`` does it)."""
+
     def check_ready(self) -> None:
         """Raise ValueError while ``partial_fit`` has not yet seen enough data."""
         if getattr(self, "pending_", None):

@@ -123,6 +123,11 @@ class Gaussian(Likelihood):
             )
         return stats
 
+    def blockwise_reason(self) -> str | None:
+        if isinstance(self.shrinkage, str):
+            return "shrinkage='auto' (Ledoit-Wolf) needs all the data at once"
+        return None
+
     def fit(self, X, y, n_classes, sample_weight=None):
         """Estimate the densities of ``n_classes`` classes from ``X`` and class indices ``y``."""
         stats = self.statistics(X, y, n_classes, sample_weight)

@@ -198,6 +198,9 @@ class Mixture(Likelihood):
         return need if distinct < need else 0
 
     # ----------------------------------------------------------------- fitting
+    def blockwise_reason(self) -> str | None:
+        return "a Gaussian mixture is fitted by EM on all the data at once"
+
     def statistics(self, X, y, n_classes, sample_weight=None):
         raise NotImplementedError(
             "a Gaussian mixture has no additive statistics (EM needs all the data at "

@@ -177,6 +177,11 @@ class KDependence(_Network):
         self.discretize = discretize
         self.n_bins = n_bins
 
+    def blockwise_reason(self) -> str | None:
+        if isinstance(self.k, int) and self.k >= 2:
+            return "KDB with k >= 2 counts parent combinations chosen from all the data"
+        return super().blockwise_reason()
+
     def _check_k(self, d: int) -> int:
         k = self.k
         if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):

@@ -127,9 +127,19 @@ class Product(Likelihood):
             )
         )
 
+    def blockwise_reason(self) -> str | None:
+        for family, _ in self._checked_blocks():
+            reason = family.blockwise_reason()
+            if reason:
+                return reason
+        return None
+
+    def prepare(self, n_features: int) -> None:
+        self.blocks_ = self._checked_blocks(n_features)
+
     def fit(self, X, y, n_classes, sample_weight=None):
         """Fit every block on its columns."""
-        self.blocks_ = self._checked_blocks(X.shape[1])
+        self.prepare(X.shape[1])
         self.pending_ = None
         return self.set_statistics(self.statistics(X, y, n_classes, sample_weight))
 

@@ -127,9 +127,16 @@ class DiscreteNetwork(Likelihood):
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         return count_pairs(self._discrete_table(X, y, n_classes, w), y, n_classes, w)
 
+    def blockwise_reason(self) -> str | None:
+        if self.discretize is not None:
+            return "discretize= learns its bins from all the data (bin the columns first)"
+        return None
+
     def set_statistics(self, stats: PairCounts):
         """Probability tables from the counts (smoothing applied here only)."""
         self._check_common()
+        if getattr(self, "bin_edges_", None) is None:  # counts merged from blocks elsewhere
+            self.bin_edges_, self._bin_bounds = [None] * len(stats.categories), {}
         self.stats_ = stats
         self.categories_ = list(stats.categories)
         self._sizes = np.array([c.size for c in stats.categories], dtype=np.intp)

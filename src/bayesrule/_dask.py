@@ -1,0 +1,225 @@
+"""Dask collections in and out: statistics block by block for ``fit``, and predictions
+computed block by block.
+
+``fit`` on a Dask array or DataFrame computes each row block's sufficient statistics
+(the likelihood family's ``statistics``) as one task, merges them pairwise in a tree
+(``merge`` is exact addition), and derives the parameters once on the merged statistics:
+the model equals the one fitted in memory up to the order of floating-point sums. It
+runs on whatever scheduler is active (threads by default, or a ``dask.distributed``
+client). Families whose fit needs all the data at once (EM, Ledoit-Wolf shrinkage, bins
+learned from the data, KDB's parent combinations) say why in ``blockwise_reason`` and
+are refused with that reason.
+
+Prediction methods given a Dask collection return one of the same kind, computed block
+by block by the fitted estimator: a Dask array for an array, a Dask DataFrame (one
+column per class or action) or Series for a DataFrame.
+
+Dask is an optional dependency (``pip install bayesrule[dask]``); nothing here imports
+it unless a Dask collection is passed.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+
+import numpy as np
+
+from ._validation import check_sample_weight, encode_labels, unique_labels_sorted, validate_Xy
+
+
+def is_dask(obj) -> bool:
+    """True for Dask arrays, DataFrames and Series (without importing Dask)."""
+    return type(obj).__module__.partition(".")[0] in ("dask", "dask_expr")
+
+
+def _is_frame(obj) -> bool:
+    return is_dask(obj) and hasattr(obj, "map_partitions")
+
+
+# --------------------------------------------------------------------------- fit
+def fit(estimator, X, y, sample_weight=None):
+    """``estimator.fit`` for a Dask ``X`` (``y`` and weights: Dask or NumPy, row-aligned)."""
+    import dask
+
+    try:
+        if not is_dask(X):
+            raise TypeError(
+                "y is a Dask collection but X is not; pass X as a Dask array or DataFrame "
+                "too (partitioned like y), or both in memory."
+            )
+        meta, names = _meta(X)
+        estimator._prepare(meta)
+        like = estimator._make_likelihood()
+        reason = like.blockwise_reason()
+        if reason:
+            raise ValueError(
+                f"{type(estimator).__name__} cannot be fitted on a Dask collection block "
+                f"by block: {reason}. Fit it on data in memory (e.g. X.compute())."
+            )
+        xs, sizes = _row_blocks(X)
+        ys, ws = _split_like(y, X, xs, sizes, "y"), _split_like(sample_weight, X, xs, sizes, "w")
+        classes = _classes(y)
+        estimator._check_classes(classes)
+        like.prepare(meta.shape[1])
+        parts = [
+            dask.delayed(_block_statistics)(estimator, like, xb, yb, wb, classes)
+            for xb, yb, wb in zip(xs, ys, ws, strict=True)
+        ]
+        while len(parts) > 1:
+            parts = [
+                dask.delayed(_merge)(*parts[i : i + 2]) if i + 1 < len(parts) else parts[i]
+                for i in range(0, len(parts), 2)
+            ]
+        merged = parts[0].compute()
+        if merged is None:
+            raise ValueError("X has no rows: every block of the Dask collection is empty.")
+        stats, counts = merged
+        if (counts <= 0).any():
+            raise ValueError(
+                f"classes {classes[counts <= 0].tolist()} have zero total sample_weight; "
+                "give them positive weights or leave them out of y."
+            )
+        decision = estimator._decision(classes, counts)
+        like.set_statistics(stats)
+    except Exception:
+        estimator._forget()
+        raise
+    estimator.n_features_in_ = meta.shape[1]
+    if names is not None:
+        estimator.feature_names_in_ = names
+    estimator.classes_, estimator.class_count_, estimator.likelihood_ = classes, counts, like
+    return estimator._set(decision)
+
+
+def _meta(X):
+    """X's first row block in memory (what ``_prepare`` sees, as on the first call of
+    ``partial_fit``), and the feature names."""
+    if _is_frame(X):
+        columns = list(X.columns)
+        names = (
+            np.asarray(columns, dtype=object) if all(isinstance(c, str) for c in columns) else None
+        )
+        return X.get_partition(0).compute(), names
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (samples x features), got a Dask array of shape {X.shape}")
+    return X[: X.chunks[0][0]].compute(), None
+
+
+def _row_blocks(X):
+    """Delayed row blocks of X, and their sizes where known."""
+    if _is_frame(X):
+        return list(X.to_delayed()), None
+    X = X.rechunk({1: -1})
+    return list(X.to_delayed().ravel()), X.chunks[0]
+
+
+def _split_like(v, X, xs, sizes, name):
+    """``v`` (None, NumPy or Dask) as one block per block of X."""
+    if v is None:
+        return [None] * len(xs)
+    if is_dask(v):
+        if _is_frame(v) and _is_frame(X):
+            if v.npartitions != X.npartitions:
+                raise ValueError(
+                    f"{name} must be partitioned like X ({X.npartitions} partitions, got "
+                    f"{v.npartitions}); take both from the same Dask DataFrame."
+                )
+            return list(v.to_delayed())
+        if _is_frame(v):
+            v = v.to_dask_array(lengths=True)
+        if sizes is None:
+            sizes = tuple(X.map_partitions(len).compute())
+        return list(v.rechunk((tuple(sizes),)).to_delayed().ravel())
+    v = np.asarray(v)
+    if sizes is None:
+        sizes = tuple(X.map_partitions(len).compute())
+    if v.shape[0] != sum(sizes):
+        raise ValueError(f"{name} has {v.shape[0]} entries, but X has {sum(sizes)} rows.")
+    return np.split(v, np.cumsum(sizes)[:-1])
+
+
+def _classes(y) -> np.ndarray:
+    if not is_dask(y):
+        return unique_labels_sorted(np.asarray(y))
+    import dask.array as da
+
+    values = (y.unique() if _is_frame(y) else da.unique(y)).compute()
+    return unique_labels_sorted(np.asarray(values))
+
+
+def _block_statistics(estimator, like, Xb, yb, wb, classes):
+    """One block's statistics and class weights (None for an empty block)."""
+    if len(Xb) == 0:
+        return None
+    checker = copy.copy(estimator)  # validation must not touch the estimator's attributes
+    Xb, yb = validate_Xy(checker, Xb, yb, reset=True, min_samples=1, kind=like.input_kind)
+    w = check_sample_weight(wb, Xb)
+    y_idx = encode_labels(yb, classes)
+    stats = copy.deepcopy(like).statistics(Xb, y_idx, len(classes), w)
+    counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
+    return stats, counts
+
+
+def _merge(a, b=None):
+    if a is None or b is None:
+        return b if a is None else a
+    return a[0].merge(b[0]), a[1] + b[1]
+
+
+# --------------------------------------------------------------------------- predict
+def blockwise(output: str):
+    """Decorate a prediction method so that a Dask ``X`` gives a Dask result: ``output``
+    is "classes" (one column per class), "actions" (per action), "labels" or "values"
+    (one entry per row)."""
+
+    def wrap(method):
+        @functools.wraps(method)
+        def run(self, X, *args, **kwargs):
+            if is_dask(X):
+                return _map(self, method, X, output, args, kwargs)
+            return method(self, X, *args, **kwargs)
+
+        return run
+
+    return wrap
+
+
+def _apply(estimator, method, args, kwargs, block):
+    return method(estimator, block, *args, **kwargs)
+
+
+def _map(estimator, method, X, output, args, kwargs):
+    estimator._ready()
+    run = functools.partial(_apply, estimator, method, args, kwargs)
+    heads = {"classes": estimator.classes_, "actions": estimator.actions_}.get(output)
+    dtype = estimator.actions_.dtype if output == "labels" else np.dtype(float)
+    if _is_frame(X):
+        import pandas as pd
+
+        if heads is None:
+            meta = pd.Series(np.empty(0, dtype=dtype), name=method.__name__)
+            return X.map_partitions(_as_series, run, meta.name, meta=meta)
+        columns = [str(h) for h in heads.tolist()]
+        meta = pd.DataFrame({c: np.empty(0) for c in columns})
+        return X.map_partitions(_as_frame, run, columns, meta=meta)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (samples x features), got a Dask array of shape {X.shape}")
+    X = X.rechunk({1: -1})
+    if heads is None:
+        return X.map_blocks(run, drop_axis=1, dtype=dtype, meta=np.empty(0, dtype=dtype))
+    return X.map_blocks(
+        run, chunks=(X.chunks[0], (len(heads),)), dtype=float, meta=np.empty((0, 0))
+    )
+
+
+def _as_series(frame, run, name):
+    import pandas as pd
+
+    return pd.Series(run(frame), index=frame.index, name=name)
+
+
+def _as_frame(frame, run, columns):
+    import pandas as pd
+
+    return pd.DataFrame(run(frame), index=frame.index, columns=columns)

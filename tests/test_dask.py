@@ -1,0 +1,140 @@
+"""Dask collections: fit block by block equals fit in memory; predictions come back as
+Dask collections equal to the in-memory ones; on threads and on a 2-worker LocalCluster."""
+
+import dask.array as da
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+import pytest
+from registry import ESTIMATORS, SEMI_NAIVE, _binary, _categories, _continuous, _counts, _mixed
+
+from bayesrule import (
+    AODE,
+    KDB,
+    BernoulliNB,
+    CategoricalNB,
+    ComplementNB,
+    GaussianMixtureBayes,
+    KernelNB,
+    LinearDiscriminant,
+    MixedNB,
+    MultinomialNB,
+)
+
+ADDITIVE = {
+    **{name: (make, _continuous) for name, make in ESTIMATORS.items()},
+    "BernoulliNB": (BernoulliNB, _binary),
+    "MultinomialNB": (MultinomialNB, _counts),
+    "ComplementNB": (ComplementNB, _counts),
+    "CategoricalNB": (CategoricalNB, _categories),
+    "KernelNB": (KernelNB, _continuous),
+    "MixedNB": (MixedNB, _mixed),
+    **{name: (make, data) for name, (make, data) in SEMI_NAIVE.items() if name != "KDB"},
+    "KDB(k=1)": (lambda: KDB(k=1), _categories),
+}
+
+
+def _data(maker, n=600, seed=0):
+    X, y = maker(n, seed)
+    return X, y
+
+
+def _same(a, b, X, tol=1e-10):
+    np.testing.assert_allclose(a.class_count_, b.class_count_, rtol=tol)
+    ja, jb = a.predict_joint_log_proba(X), b.predict_joint_log_proba(X)
+    np.testing.assert_allclose(ja, jb, rtol=tol, atol=tol * np.abs(jb).max())
+
+
+@pytest.mark.parametrize("name", list(ADDITIVE))
+def test_fit_on_a_dask_array_equals_fit_in_memory(name):
+    make, maker = ADDITIVE[name]
+    X, y = _data(maker)
+    Xt, _ = _data(maker, 200, 1)
+    Xd = da.from_array(X, chunks=(97, X.shape[1]))
+    yd = da.from_array(y, chunks=150)  # other chunks than X's: realigned
+    w = np.random.default_rng(2).integers(1, 4, size=len(y)).astype(float)
+    lazy = make().fit(Xd, yd, sample_weight=da.from_array(w, chunks=200))
+    eager = make().fit(X, y, sample_weight=w)
+    _same(lazy, eager, Xt)
+    proba = lazy.predict_proba(da.from_array(Xt, chunks=(64, Xt.shape[1])))
+    assert isinstance(proba, da.Array) and proba.shape == (len(Xt), len(eager.classes_))
+    np.testing.assert_allclose(proba.compute(), eager.predict_proba(Xt), rtol=0, atol=1e-10)
+    labels = lazy.predict(da.from_array(Xt, chunks=(64, Xt.shape[1]))).compute()
+    np.testing.assert_array_equal(labels, eager.predict(Xt))
+
+
+def test_dask_dataframes_keep_column_names_and_give_frames_back():
+    X, y = _mixed(500, 0)
+    df = pd.DataFrame(X, columns=["x", "z", "colour", "size"])
+    df[["x", "z"]] = df[["x", "z"]].astype(float)
+    ddf = dd.from_pandas(df, npartitions=6)
+    ys = dd.from_pandas(pd.Series(y), npartitions=6)
+    lazy, eager = MixedNB().fit(ddf, ys), MixedNB().fit(df, y)
+    assert lazy.feature_names_in_.tolist() == ["x", "z", "colour", "size"]
+    assert lazy.blocks_ == eager.blocks_
+    _same(lazy, eager, df)
+    proba = lazy.predict_proba(ddf)
+    assert list(proba.columns) == ["ant", "bee", "cat"]
+    np.testing.assert_allclose(proba.compute().to_numpy(), eager.predict_proba(df), atol=1e-10)
+    risk = lazy.risk(ddf).compute()
+    np.testing.assert_allclose(risk.to_numpy(), eager.risk(df), atol=1e-10)
+    evidence = lazy.log_evidence(ddf).compute()
+    np.testing.assert_allclose(evidence.to_numpy(), eager.log_evidence(df), rtol=1e-10)
+    np.testing.assert_array_equal(lazy.predict(ddf).compute().to_numpy(), eager.predict(df))
+    # y in memory, X a Dask DataFrame: split by the partitions' lengths
+    _same(MixedNB().fit(ddf, y), eager, df)
+
+
+@pytest.mark.parametrize(
+    "est, match",
+    [
+        (GaussianMixtureBayes(), "EM on all the data at once"),
+        (LinearDiscriminant(shrinkage="auto"), "Ledoit-Wolf"),
+        (KDB(k=2), "parent combinations"),
+        (AODE(discretize="quantile"), "bins"),
+    ],
+    ids=["mixture", "lda-auto", "kdb2", "aode-bins"],
+)
+def test_models_that_need_all_the_data_say_why(est, match):
+    X, y = _continuous(200, 0) if not isinstance(est, (KDB, AODE)) else _categories(200, 0)
+    with pytest.raises(ValueError, match=f"cannot be fitted on a Dask collection.*{match}"):
+        est.fit(da.from_array(X, chunks=50), da.from_array(y, chunks=50))
+    assert not hasattr(est, "classes_")
+
+
+def test_bad_dask_input_is_refused():
+    X, y = _continuous(200, 0)
+    with pytest.raises(TypeError, match="y is a Dask collection but X is not"):
+        MultinomialNB().fit(np.abs(X), da.from_array(y, chunks=50))
+    with pytest.raises(ValueError, match="y has 199 entries, but X has 200 rows"):
+        ddf = dd.from_pandas(pd.DataFrame(X), npartitions=3)
+        LinearDiscriminant().fit(ddf, y[:199])
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        LinearDiscriminant().fit(
+            da.from_array(X, chunks=50), da.from_array(y[:1].repeat(200), chunks=50)
+        )
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as local,
+        distributed.Client(local) as client,
+    ):
+        yield client
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["GaussianNB", "MultinomialNB", "CategoricalNB", "AODE"])
+def test_on_a_local_cluster_with_two_workers(cluster, name):
+    make, maker = ADDITIVE[name]
+    X, y = _data(maker, 2000)
+    Xd = da.from_array(X, chunks=(250, X.shape[1]))
+    lazy = make().fit(Xd, da.from_array(y, chunks=250))
+    eager = make().fit(X, y)
+    _same(lazy, eager, X)
+    assert len(cluster.scheduler_info()["workers"]) == 2
+    np.testing.assert_allclose(lazy.predict_proba(Xd).compute(), eager.predict_proba(X), atol=1e-10)
