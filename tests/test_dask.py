@@ -138,3 +138,43 @@ def test_on_a_local_cluster_with_two_workers(cluster, name):
     _same(lazy, eager, X)
     assert len(cluster.scheduler_info()["workers"]) == 2
     np.testing.assert_allclose(lazy.predict_proba(Xd).compute(), eager.predict_proba(X), atol=1e-10)
+
+
+def _rows(path, start, stop):
+    return np.array(np.load(path, mmap_mode="r")[start:stop])
+
+
+def test_fit_on_a_file_holds_only_a_few_blocks_in_memory(tmp_path):
+    """Out of core on one machine: a 122 MiB .npy read block by block (1.6 MB blocks,
+    threads) is fitted with a traced peak far below the file's size (it stays near 14 MiB
+    whatever the file's size)."""
+    import tracemalloc
+
+    import dask
+
+    from bayesrule import GaussianNB
+
+    n, d, step = 1_600_000, 10, 20_000
+    path = str(tmp_path / "X.npy")
+    X = np.lib.format.open_memmap(path, "w+", np.float64, (n, d))
+    y = np.random.default_rng(0).integers(0, 3, size=n)
+    for start in range(0, n, 200_000):
+        rows = slice(start, start + 200_000)
+        X[rows] = np.random.default_rng(start).normal(size=(200_000, d)) + y[rows, None]
+    X.flush()
+    del X
+    blocks = [
+        da.from_delayed(dask.delayed(_rows)(path, s, s + step), (step, d), np.float64)
+        for s in range(0, n, step)
+    ]
+    lazy, labels = da.concatenate(blocks), da.from_array(y, chunks=step)
+    tracemalloc.start()
+    try:
+        with dask.config.set(scheduler="threads", num_workers=2):
+            model = GaussianNB().fit(lazy, labels)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < n * d * 8 / 4, peak / 2**20
+    eager = GaussianNB().fit(np.load(path), y)
+    np.testing.assert_allclose(model.means_, eager.means_, rtol=1e-10, atol=1e-12)

@@ -62,3 +62,32 @@ def test_deciding_example_runs_every_rule():
     false_alarm, detection = map(float, lines[1].split())
     assert false_alarm <= 0.05 + 0.02 and detection > 0.8
     assert "[0." in lines[2] and "[0." in lines[3]
+
+
+def test_out_of_core_example_at_a_small_scale(tmp_path, monkeypatch):
+    """The README's Dask example, with 40,000 rows instead of 8 million: the lazy model
+    equals the model fitted on the arrays in memory."""
+    code = python_blocks()[4]
+    assert "N_ROWS, D, STEP = 8_000_000, 20, 250_000" in code
+    code = code.replace("8_000_000, 20, 250_000", "40_000, 20, 7_000")
+    code = code.replace('if __name__ == "__main__":', "if True:")
+    monkeypatch.chdir(tmp_path)
+    namespace = {"__name__": "readme"}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(README), "exec"), namespace)
+    import numpy as np
+
+    from bayesrule import GaussianNB, MultinomialNB
+
+    X, y = np.load("features.npy"), np.load("labels.npy")
+    for lazy in (namespace["gnb"], namespace["mnb"]):
+        eager = type(lazy)().fit(X, y)
+        np.testing.assert_allclose(lazy.class_count_, eager.class_count_)
+        np.testing.assert_allclose(
+            lazy.predict_joint_log_proba(X[:500]),
+            eager.predict_joint_log_proba(X[:500]),
+            rtol=1e-10,
+        )
+    assert isinstance(namespace["gnb"], GaussianNB) and isinstance(namespace["mnb"], MultinomialNB)
+    assert "[" in out.getvalue()
