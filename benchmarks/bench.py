@@ -51,7 +51,7 @@ the rate at which the two models' labels agree.
 Examples::
 
     .venv/bin/python benchmarks/bench.py --quick
-    .venv/bin/python benchmarks/bench.py --output benchmarks/results.md
+    .venv/bin/python benchmarks/bench.py     # the full run; writes benchmarks/results.md
     .venv/bin/python benchmarks/bench.py --sizes medium --models gnb,lda --repeat 5
     .venv/bin/python benchmarks/bench.py --sizes 100000x30x4 --sklearn-only
     .venv/bin/python benchmarks/bench.py --sizes sparse --models mnb,bnb
@@ -970,7 +970,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=0, help="data seed (default 0)")
     parser.add_argument(
-        "--output", metavar="PATH", help="also write the table (and header) as Markdown"
+        "--output",
+        metavar="PATH",
+        help="also write the table (and header) as Markdown (default for a full run with "
+        "every model and size: benchmarks/results.md)",
     )
     parser.add_argument(
         "--sklearn-only", action="store_true", help="time scikit-learn only (no bayesrule)"
@@ -995,6 +998,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     unknown = [m for m in args.models.split(",") if m and m not in MODELS]
     if unknown:
         parser.error(f"--models: unknown {unknown}; choose from {','.join(MODELS)}")
+    if (
+        args.output is None
+        and not args.quick
+        and args.sizes is None
+        and args.models == ",".join(MODELS)
+    ):  # the full run of `make bench` records itself
+        args.output = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.md")
     if args.sizes is None:
         args.sizes = [SIZES[s] for s in (QUICK_SIZES if args.quick else DEFAULT_SIZES)]
     if args.repeat is None:
@@ -1070,6 +1080,7 @@ def main(argv: list[str] | None = None) -> int:
     if memory:
         print("\n" + "\n".join(memory))
     misses = [r for r in rows if r.status in ("MISS", "ERROR")]
+    errors = [r for r in rows if r.status == "ERROR"]
     compared = sum((r.ratio is not None and r.target > 0) or bool(r.error) for r in rows)
     summary = f"{len(misses)} of {compared} compared rows miss their target" + (
         ": "
@@ -1093,7 +1104,7 @@ def main(argv: list[str] | None = None) -> int:
             if memory:
                 fh.write("\n" + "".join(f"- {line}\n" for line in memory))
         print(f"wrote {args.output}")
-    return 0
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,36 @@
+"""`make bench`'s smoke run: every row of the benchmark runs on tiny data (no timings
+asserted; ratios on tiny data mean little)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench.py"
+
+
+@pytest.mark.slow
+def test_quick_benchmark_runs_every_row(tmp_path):
+    out = tmp_path / "quick.md"
+    run = subprocess.run(
+        [sys.executable, str(BENCH), "--quick", "--output", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    table = out.read_text()
+    for model in (
+        "GaussianNB",
+        "QuadraticDiscriminant",
+        "LinearDiscriminant",
+        "MultinomialNB",
+        "BernoulliNB",
+        "Gaussian mixture (EM)",
+        "AODE",
+        "TAN",
+    ):
+        assert f"| {model} " in table, model
+    assert "ERROR" not in table
+    assert "peak memory of fit + predict_proba" in table
