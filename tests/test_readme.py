@@ -71,6 +71,8 @@ def test_out_of_core_example_at_a_small_scale(tmp_path, monkeypatch):
     assert "N_ROWS, D, STEP = 8_000_000, 20, 250_000" in code
     code = code.replace("8_000_000, 20, 250_000", "40_000, 20, 7_000")
     code = code.replace('if __name__ == "__main__":', "if True:")
+    code = code.replace('memory_limit="400MiB"', 'memory_limit="400MiB", dashboard_address=None')
+    assert "dashboard_address=None" in code
     monkeypatch.chdir(tmp_path)
     namespace = {"__name__": "readme"}
     out = io.StringIO()

@@ -6,9 +6,10 @@ computed block by block.
 (``merge`` is exact addition), and derives the parameters once on the merged statistics:
 the model equals the one fitted in memory up to the order of floating-point sums. It
 runs on whatever scheduler is active (threads by default, or a ``dask.distributed``
-client). Families whose fit needs all the data at once (EM, Ledoit-Wolf shrinkage, bins
-learned from the data, KDB's parent combinations) say why in ``blockwise_reason`` and
-are refused with that reason.
+client). Gaussian mixtures run EM over the blocks (``fit_blocks``: one pass of tasks per
+iteration, see :mod:`~bayesrule.likelihoods.em_blocks`). Families whose fit needs all
+the data at once (Ledoit-Wolf shrinkage, bins learned from the data, KDB's parent
+combinations) say why in ``blockwise_reason`` and are refused with that reason.
 
 Prediction methods given a Dask collection return one of the same kind, computed block
 by block by the fitted estimator: a Dask array for an array, a Dask DataFrame (one
@@ -52,6 +53,8 @@ def fit(estimator, X, y, sample_weight=None):
         estimator._prepare(meta)
         like = estimator._make_likelihood()
         reason = like.blockwise_reason()
+        if reason and hasattr(like, "fit_blocks"):
+            return _fit_blocks(estimator, like, X, y, sample_weight, meta, names)
         if reason:
             raise ValueError(
                 f"{type(estimator).__name__} cannot be fitted on a Dask collection block "
@@ -90,6 +93,46 @@ def fit(estimator, X, y, sample_weight=None):
         estimator.feature_names_in_ = names
     estimator.classes_, estimator.class_count_, estimator.likelihood_ = classes, counts, like
     return estimator._set(decision)
+
+
+def _fit_blocks(estimator, like, X, y, sample_weight, meta, names):
+    """Fit a family that iterates over the blocks itself (EM): validated blocks in."""
+    import dask
+
+    xs, sizes = _row_blocks(X)
+    ys, ws = _split_like(y, X, xs, sizes, "y"), _split_like(sample_weight, X, xs, sizes, "w")
+    classes = _classes(y)
+    estimator._check_classes(classes)
+    parts = [
+        dask.delayed(_validated)(estimator, like, xb, yb, wb, classes)
+        for xb, yb, wb in zip(xs, ys, ws, strict=True)
+    ]
+    counts = sum(dask.compute(*[dask.delayed(_class_weight)(p, len(classes)) for p in parts]))
+    if (counts <= 0).any():
+        raise ValueError(
+            f"classes {classes[counts <= 0].tolist()} have zero total sample_weight; "
+            "give them positive weights or leave them out of y."
+        )
+    decision = estimator._decision(classes, counts)
+    like.fit_blocks(parts, len(classes))
+    estimator.n_features_in_ = meta.shape[1]
+    if names is not None:
+        estimator.feature_names_in_ = names
+    estimator.classes_, estimator.class_count_, estimator.likelihood_ = classes, counts, like
+    return estimator._set(decision)
+
+
+def _validated(estimator, like, Xb, yb, wb, classes):
+    """A block as (X, class positions, weights or None), checked as ``fit`` checks."""
+    checker = copy.copy(estimator)
+    Xb, yb = validate_Xy(checker, Xb, yb, reset=True, min_samples=0, kind=like.input_kind)
+    w = None if wb is None else check_sample_weight(wb, Xb)
+    return np.asarray(Xb, dtype=np.float64), encode_labels(yb, classes), w
+
+
+def _class_weight(part, n_classes):
+    _, y, w = part
+    return np.bincount(y, weights=w, minlength=n_classes).astype(float)
 
 
 def _meta(X):

@@ -325,6 +325,12 @@ def fit_mixture(
             model = _iterate(start, X, w, reg, max_iter, tol, bound, pool)
             if best is None or model.lower_bound_ > best.lower_bound_ or max_iter == 0:
                 best = model
+    warn_unconverged(best, max_iter, tol)
+    return best
+
+
+def warn_unconverged(best: MixtureModel, max_iter: int, tol: float) -> None:
+    """ConvergenceWarning when the kept run stopped at ``max_iter`` before ``tol``."""
     if not best.converged_ and max_iter > 0:
         warnings.warn(
             f"EM stopped after max_iter={max_iter} iterations before the lower bound "
@@ -332,9 +338,8 @@ def fit_mixture(
             f"{_last_change(best):.3g}); increase max_iter or tol, try other "
             "initialisations, or check for degenerate data.",
             ConvergenceWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
-    return best
 
 
 def _last_change(model: MixtureModel) -> float:
@@ -372,12 +377,19 @@ def _initial(X, w, K, covariance, reg, rs, inits, reference) -> MixtureModel:
 
 def _iterate(model, X, w, reg, max_iter, tol, bound, pool) -> MixtureModel:
     """EM from ``model`` until the lower bound changes by less than ``tol``."""
-    covariance, reference = model.covariance, model.reference_
-    kind = get_structure(covariance).stats_kind
+    kind = get_structure(model.covariance).stats_kind
     total = X.shape[0] if w is None else w.sum()
+    run = lambda m: em_pass(m, X, w, kind, pool)  # noqa: E731
+    return iterate(model, run, total, reg, max_iter, tol, bound)
+
+
+def iterate(model, run_pass, total, reg, max_iter, tol, bound) -> MixtureModel:
+    """EM from ``model``: ``run_pass(model)`` gives the E step's M-step statistics and
+    ``sum_i w_i ln p(x_i)`` over all rows (``total`` their weight), wherever they are."""
+    covariance, reference = model.covariance, model.reference_
     bounds, converged = [], False
     for _ in range(max_iter):
-        stats, ll = em_pass(model, X, w, kind, pool)
+        stats, ll = run_pass(model)
         new = ll / total  # mean log-likelihood under the parameters before this M step
         if not np.isfinite(new):
             raise ValueError(

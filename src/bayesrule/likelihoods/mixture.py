@@ -199,7 +199,7 @@ class Mixture(Likelihood):
 
     # ----------------------------------------------------------------- fitting
     def blockwise_reason(self) -> str | None:
-        return "a Gaussian mixture is fitted by EM on all the data at once"
+        return "EM iterates over all the data (fit_blocks runs it over the blocks)"
 
     def statistics(self, X, y, n_classes, sample_weight=None):
         raise NotImplementedError(
@@ -260,6 +260,49 @@ class Mixture(Likelihood):
                 warnings.warn(message, category, stacklevel=3)
             mixtures.append(best)
             tables.append(table)
+        self.mixtures_, self.bic_, self.pending_ = mixtures, tables, None
+        return self
+
+    def fit_blocks(self, parts, n_classes):
+        """Fit every class's mixture by EM over row blocks (Dask delayed ``(X, y, w)``
+        triples, ``y`` class positions): one pass over the blocks per iteration."""
+        import dask
+
+        from .em_blocks import fit_mixture_blocks
+
+        inits = self._check_params(n_classes)
+        if isinstance(self.n_components, str) or self.covariance == "bic":
+            raise ValueError(
+                "choosing n_components or covariance by BIC is not available on a Dask "
+                "collection yet; give them (e.g. as chosen by a fit on a sample)."
+            )
+        rs = check_random_state(self.random_state)
+        mixtures, tables = [], []
+        for c in range(n_classes):
+            k = self.n_components[c] if isinstance(self.n_components, dict) else self.n_components
+            where = f"class at position {c} (n_components={k}, covariance={self.covariance!r})"
+            options = {name: value.get(c) for name, value in inits.items()}
+            rows = [dask.delayed(_class_rows)(part, c) for part in parts]
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    model, bic = fit_mixture_blocks(
+                        rows,
+                        k,
+                        covariance=self.covariance,
+                        reg_covar=self.reg_covar,
+                        max_iter=self.max_iter,
+                        tol=self.tol,
+                        n_init=self.n_init,
+                        random_state=rs,
+                        **options,
+                    )
+                except (ValueError, TypeError) as exc:
+                    raise type(exc)(f"{where}: {exc}") from exc
+            for item in caught:
+                warnings.warn(f"{where}: {item.message}", item.category, stacklevel=3)
+            mixtures.append(model)
+            tables.append({(self.covariance, k): bic})
         self.mixtures_, self.bic_, self.pending_ = mixtures, tables, None
         return self
 
@@ -359,3 +402,12 @@ def _distinct_rows(X: np.ndarray) -> int:
     """Number of distinct rows of ``X`` (byte-wise after mapping -0.0 to 0.0; at least 1)."""
     rows = np.ascontiguousarray(X + 0.0).view(np.dtype((np.void, X.dtype.itemsize * X.shape[1])))
     return int(np.unique(rows).shape[0])
+
+
+def _class_rows(part, c: int):
+    """Class ``c``'s rows of a block (positive weight only) and their weights."""
+    X, y, w = part
+    keep = y == c
+    if w is not None:
+        keep &= w > 0
+    return X[keep], None if w is None else w[keep]
