@@ -34,7 +34,6 @@ True
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -42,6 +41,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .base import BLOCK_BYTES
+from .threads import n_threads
 
 #: sparse counting handles about this many non-zeros per chunk (bounded temporaries);
 #: worker threads take chunks of at least THREAD_CHUNK_NNZ and of C * d non-zeros.
@@ -284,16 +284,3 @@ def _threaded_sums(X, offset, chunks, w, values, nan: bool, size: int):
             miss = sp.csc_array((mask.astype(np.float64), key, starts), shape=shape)
             missing = (0.0 if missing is None else missing) + miss @ w[start:stop]
     return total, missing
-
-
-def n_threads() -> int:
-    """Worker threads for sparse counting and evaluation: the CPUs this process may use
-    (or ``OMP_NUM_THREADS`` when set), at most 8."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    limit = os.environ.get("OMP_NUM_THREADS", "")
-    if limit.isdigit() and int(limit) > 0:
-        cpus = min(cpus, int(limit))
-    return max(1, min(cpus, 8))

@@ -23,8 +23,8 @@ from .count_stats import (
     check_values,
     count_statistics,
     locate,
-    n_threads,
 )
+from .threads import n_threads
 
 
 class CountLikelihood(Likelihood):

@@ -25,7 +25,6 @@ initialisation aside, which sees the weights but draws its seeds differently).
 from __future__ import annotations
 
 import numbers
-import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
@@ -48,6 +47,7 @@ from .mixture_model import (
     precisions_cholesky,
     row_block,
 )
+from .threads import n_threads
 
 #: added to every component's total responsibility, as scikit-learn does: an empty
 #: component keeps a finite mean and the covariance ``reg_covar * I``.
@@ -58,23 +58,9 @@ COUNT_EPS = 10 * np.finfo(np.float64).eps
 #: matrix products several times slower.
 LOG_TINY_RESP = -460.0
 
-#: at most this many threads share the rows of one pass; a pass splits its rows into
-#: ranges of PASS_ROWS (the same ranges for any number of threads).
-MAX_THREADS = 8
+#: a pass splits its rows into ranges of PASS_ROWS (the same ranges for any number of
+#: threads, which :func:`~bayesrule.likelihoods.threads.n_threads` chooses).
 PASS_ROWS = 1 << 13
-
-
-def n_threads() -> int:
-    """Threads for the E/M passes: the CPUs this process may use (``OMP_NUM_THREADS``
-    if set), at most ``MAX_THREADS``."""
-    env = os.environ.get("OMP_NUM_THREADS", "")
-    if env.isdigit() and int(env) > 0:
-        return min(int(env), MAX_THREADS)
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(cpus, MAX_THREADS))
 
 
 # --------------------------------------------------------------------- the EM passes
@@ -305,8 +291,8 @@ def fit_mixture(
     rs = check_random_state(random_state)
     best = None
     with ExitStack() as stack:
+        pool = thread_pool(n)  # our threads share the blocks (chosen before BLAS is limited)
         stack.enter_context(one_blas_thread())
-        pool = thread_pool(n)  # our threads share the blocks
         if pool is not None:
             stack.enter_context(pool[0])
         for _ in range(n_init):

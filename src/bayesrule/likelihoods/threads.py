@@ -1,0 +1,50 @@
+"""How many threads bayesrule's own thread pools use.
+
+The sparse count models and the EM passes share rows between worker threads of their
+own (BLAS threads do not help them). They take the CPUs this process may use, capped by
+``OMP_NUM_THREADS`` when set, by a ``threadpoolctl`` limit in force on the BLAS
+libraries (so ``with threadpool_limits(1): ...`` makes bayesrule single-threaded too), and
+by :data:`MAX_THREADS`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from threadpoolctl import ThreadpoolController
+
+#: at most this many threads in one pool
+MAX_THREADS = 8
+
+_CONTROLLER: list = []
+
+
+def _blas_limit() -> int | None:
+    """The fewest threads any loaded BLAS library is set to, or None if there is none."""
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    counts = [lib["num_threads"] for lib in _CONTROLLER[0].select(user_api="blas").info()]
+    return min(counts) if counts else None
+
+
+def n_threads() -> int:
+    """Worker threads for one pool (see the module docstring), at least 1.
+
+    Examples
+    --------
+    >>> from threadpoolctl import threadpool_limits
+    >>> with threadpool_limits(limits=1, user_api="blas"):
+    ...     n_threads()
+    1
+    """
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    env = os.environ.get("OMP_NUM_THREADS", "")
+    if env.isdigit() and int(env) > 0:
+        cpus = min(cpus, int(env))
+    blas = _blas_limit()
+    if blas is not None and blas > 0:
+        cpus = min(cpus, blas)
+    return max(1, min(cpus, MAX_THREADS))
