@@ -28,7 +28,8 @@ ADDITIVE = {
     "ComplementNB": (ComplementNB, _counts),
     "CategoricalNB": (CategoricalNB, _categories),
     "KernelNB": (KernelNB, _continuous),
-    "MixedNB": (MixedNB, _mixed),
+    # a Dask array of objects does not show its columns' kinds: features given
+    "MixedNB": (lambda: MixedNB(features=[("gaussian", [0, 1]), ("categorical", [2, 3])]), _mixed),
     **{name: (make, data) for name, (make, data) in SEMI_NAIVE.items() if name != "KDB"},
     "KDB(k=1)": (lambda: KDB(k=1), _categories),
 }
@@ -227,3 +228,57 @@ def test_em_on_a_local_cluster(cluster):
     )
     for c in eager.classes_:
         np.testing.assert_allclose(lazy.mixtures_[c].means_, eager.mixtures_[c].means_, rtol=1e-8)
+
+
+def test_filtered_collections_with_empty_blocks_and_unknown_chunks():
+    X, y = _continuous(800, 0)
+    X[:200, 0] = -50.0
+    eager = LinearDiscriminant().fit(X[X[:, 0] > -10], y[X[:, 0] > -10])
+    Xd, yd = da.from_array(X, chunks=(200, 3)), da.from_array(y, chunks=200)
+    keep = Xd[:, 0] > -10  # unknown chunk sizes, the first block empty
+    lazy = LinearDiscriminant().fit(Xd[keep], yd[keep])
+    _same(lazy, eager, X)
+    np.testing.assert_allclose(
+        lazy.predict_proba(Xd[keep]).compute(), eager.predict_proba(X[X[:, 0] > -10])
+    )
+    ddf = dd.from_pandas(pd.DataFrame(X, columns=list("abc")), npartitions=4)
+    kept = ddf[ddf.a > -10]  # an empty partition
+    assert lazy.predict(kept).compute().shape == (600,)
+    assert lazy.score(
+        kept, dd.from_pandas(pd.Series(y), npartitions=4)[ddf.a > -10]
+    ) == pytest.approx(eager.score(X[200:], y[200:]))
+
+
+def test_lazy_predictions_keep_the_model_they_were_made_with():
+    X, y = _continuous(300, 0)
+    clf = LinearDiscriminant().fit(X, y)
+    lazy = clf.predict_proba(da.from_array(X, chunks=100))
+    expected = clf.predict_proba(X)
+    clf.fit(X, np.where(y == "cat", "bee", y))  # now two classes
+    np.testing.assert_allclose(lazy.compute(), expected)
+    frame = clf.predict_proba(dd.from_pandas(pd.DataFrame(X), npartitions=2))
+    assert list(frame.columns) == clf.classes_.tolist()
+
+
+def test_mixed_nb_auto_on_an_object_array_asks_for_features():
+    X, y = _mixed(200, 0)
+    with pytest.raises(ValueError, match="features='auto' chooses each column's family"):
+        MixedNB().fit(da.from_array(X, chunks=50), da.from_array(y, chunks=50))
+
+
+def test_mixture_options_on_dask():
+    from bayesrule.datasets import two_modes
+
+    X, y = two_modes(1200, random_state=0, return_X_y=True)
+    Xd, yd = da.from_array(X, chunks=(300, 2)), da.from_array(y, chunks=300)
+    params = {"n_components": {2: 2}, "random_state": 0}  # class 1: one component
+    lazy, eager = (
+        GaussianMixtureBayes(**params).fit(Xd, yd),
+        GaussianMixtureBayes(**params).fit(X, y),
+    )
+    assert [m.n_components for m in lazy.mixtures_.values()] == [1, 2]
+    np.testing.assert_allclose(lazy.predict_proba(X), eager.predict_proba(X), atol=1e-8)
+    with pytest.raises(ValueError, match="warm_start is not available on a Dask"):
+        GaussianMixtureBayes(warm_start=True).fit(Xd, yd)
+    with pytest.raises(ValueError, match="at least 2 classes|priors"):
+        lazy.predict_proba(Xd, priors=[0.5, 0.7])

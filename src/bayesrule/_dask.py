@@ -43,6 +43,7 @@ def fit(estimator, X, y, sample_weight=None):
     """``estimator.fit`` for a Dask ``X`` (``y`` and weights: Dask or NumPy, row-aligned)."""
     import dask
 
+    estimator._forget()  # a refit starts clean (no stale feature names)
     try:
         if not is_dask(X):
             raise TypeError(
@@ -50,6 +51,16 @@ def fit(estimator, X, y, sample_weight=None):
                 "too (partitioned like y), or both in memory."
             )
         meta, names = _meta(X)
+        if (
+            not _is_frame(X)
+            and X.dtype == object
+            and getattr(estimator, "features", None) == "auto"
+        ):
+            raise ValueError(
+                "features='auto' chooses each column's family from its values, which a Dask "
+                "array of objects does not show before it is computed; give features= "
+                "explicitly, or pass a Dask DataFrame (whose dtypes decide)."
+            )
         estimator._prepare(meta)
         like = estimator._make_likelihood()
         reason = like.blockwise_reason()
@@ -136,23 +147,27 @@ def _class_weight(part, n_classes):
 
 
 def _meta(X):
-    """X's first row block in memory (what ``_prepare`` sees, as on the first call of
-    ``partial_fit``), and the feature names."""
+    """What ``_prepare`` sees of X (a DataFrame's dtypes and names; an array's first
+    block, as on the first call of ``partial_fit``), and the feature names."""
     if _is_frame(X):
+        if not hasattr(X, "columns"):
+            raise ValueError("X must be 2-D (samples x features): a Dask DataFrame, not a Series.")
         columns = list(X.columns)
         names = (
             np.asarray(columns, dtype=object) if all(isinstance(c, str) for c in columns) else None
         )
-        return X.get_partition(0).compute(), names
+        return X._meta, names
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (samples x features), got a Dask array of shape {X.shape}")
-    return X[: X.chunks[0][0]].compute(), None
+    return np.asarray(X.blocks[0, 0].compute() if X.numblocks[1] == 1 else X[:1].compute()), None
 
 
 def _row_blocks(X):
     """Delayed row blocks of X, and their sizes where known."""
     if _is_frame(X):
         return list(X.to_delayed()), None
+    if any(np.isnan(c) for c in X.chunks[0]):  # e.g. after boolean indexing
+        X = X.compute_chunk_sizes()
     X = X.rechunk({1: -1})
     return list(X.to_delayed().ravel()), X.chunks[0]
 
@@ -171,6 +186,8 @@ def _split_like(v, X, xs, sizes, name):
             return list(v.to_delayed())
         if _is_frame(v):
             v = v.to_dask_array(lengths=True)
+        if any(np.isnan(c) for c in v.chunks[0]):  # e.g. after boolean indexing
+            v = v.compute_chunk_sizes()
         if sizes is None:
             sizes = tuple(X.map_partitions(len).compute())
         return list(v.rechunk((tuple(sizes),)).to_delayed().ravel())
@@ -228,32 +245,40 @@ def blockwise(output: str):
     return wrap
 
 
-def _apply(estimator, method, args, kwargs, block):
+def _apply(estimator, method, args, kwargs, width, dtype, block):
+    if len(block) == 0:  # e.g. a partition that a filter emptied
+        return np.empty((0,) if width is None else (0, width), dtype=dtype)
     return method(estimator, block, *args, **kwargs)
 
 
 def _map(estimator, method, X, output, args, kwargs):
     estimator._ready()
-    run = functools.partial(_apply, estimator, method, args, kwargs)
+    if kwargs.get("priors") is not None:
+        estimator._prior(kwargs["priors"])  # bad priors: an error now, not at compute
+    estimator = copy.deepcopy(estimator)  # the graph keeps this model, whatever fits later
     heads = {"classes": estimator.classes_, "actions": estimator.actions_}.get(output)
     dtype = estimator.actions_.dtype if output == "labels" else np.dtype(float)
+    if output == "labels" and kwargs.get("reject_below_evidence") is not None:
+        dtype = np.dtype(object)  # the reject label may be of another type than the classes
+    width = None if heads is None else len(heads)
+    run = functools.partial(_apply, estimator, method, args, kwargs, width, dtype)
     if _is_frame(X):
         import pandas as pd
 
+        if not hasattr(X, "columns"):
+            raise ValueError("X must be 2-D (samples x features): a Dask DataFrame, not a Series.")
         if heads is None:
             meta = pd.Series(np.empty(0, dtype=dtype), name=method.__name__)
             return X.map_partitions(_as_series, run, meta.name, meta=meta)
-        columns = [str(h) for h in heads.tolist()]
-        meta = pd.DataFrame({c: np.empty(0) for c in columns})
+        columns = heads.tolist()
+        meta = pd.DataFrame(np.empty((0, width)), columns=columns)
         return X.map_partitions(_as_frame, run, columns, meta=meta)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (samples x features), got a Dask array of shape {X.shape}")
     X = X.rechunk({1: -1})
     if heads is None:
         return X.map_blocks(run, drop_axis=1, dtype=dtype, meta=np.empty(0, dtype=dtype))
-    return X.map_blocks(
-        run, chunks=(X.chunks[0], (len(heads),)), dtype=float, meta=np.empty((0, 0))
-    )
+    return X.map_blocks(run, chunks=(X.chunks[0], (width,)), dtype=float, meta=np.empty((0, 0)))
 
 
 def _as_series(frame, run, name):

@@ -401,7 +401,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         A rejected sample counts as not correct.
         """
         pred = self.predict(X)
-        y = np.asarray(y)
+        if is_dask(pred):
+            pred = np.asarray(pred.compute())
+        y = np.asarray(y.compute() if is_dask(y) else y)
         if y.shape != pred.shape:
             raise ValueError(f"y has shape {y.shape}, but X has {pred.shape[0]} samples")
         # as objects, labels of any types compare elementwise (a reject label never equals y)

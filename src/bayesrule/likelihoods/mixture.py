@@ -276,10 +276,20 @@ class Mixture(Likelihood):
                 "choosing n_components or covariance by BIC is not available on a Dask "
                 "collection yet; give them (e.g. as chosen by a fit on a sample)."
             )
+        if self.warm_start:
+            raise ValueError(
+                "warm_start is not available on a Dask collection yet; fit without it (or "
+                "give the previous fit's parameters as weights_init, means_init and "
+                "precisions_init)."
+            )
         rs = check_random_state(self.random_state)
         mixtures, tables = [], []
         for c in range(n_classes):
-            k = self.n_components[c] if isinstance(self.n_components, dict) else self.n_components
+            k = (
+                self.n_components.get(c, 1)
+                if isinstance(self.n_components, dict)
+                else self.n_components
+            )
             where = f"class at position {c} (n_components={k}, covariance={self.covariance!r})"
             options = {name: value.get(c) for name, value in inits.items()}
             rows = [dask.delayed(_class_rows)(part, c) for part in parts]

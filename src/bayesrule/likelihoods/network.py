@@ -178,7 +178,7 @@ class KDependence(_Network):
         self.n_bins = n_bins
 
     def blockwise_reason(self) -> str | None:
-        if isinstance(self.k, int) and self.k >= 2:
+        if isinstance(self.k, numbers.Integral) and self.k >= 2:
             return "KDB with k >= 2 counts parent combinations chosen from all the data"
         return super().blockwise_reason()
 
