@@ -5,6 +5,8 @@ import io
 import re
 from pathlib import Path
 
+import pytest
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
@@ -64,6 +66,7 @@ def test_deciding_example_runs_every_rule():
     assert "[0." in lines[2] and "[0." in lines[3]
 
 
+@pytest.mark.filterwarnings("ignore:Port .* is already in use")  # parallel test workers
 def test_out_of_core_example_at_a_small_scale(tmp_path, monkeypatch):
     """The README's Dask example, with 40,000 rows instead of 8 million: the lazy model
     equals the model fitted on the arrays in memory."""
