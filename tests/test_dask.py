@@ -110,6 +110,15 @@ def test_bad_dask_input_is_refused():
     with pytest.raises(ValueError, match="y has 199 entries, but X has 200 rows"):
         ddf = dd.from_pandas(pd.DataFrame(X), npartitions=3)
         LinearDiscriminant().fit(ddf, y[:199])
+    Xd = da.from_array(X, chunks=50)
+    with pytest.raises(ValueError, match="y has 150 entries, but X has 200 rows"):
+        LinearDiscriminant().fit(Xd, da.from_array(y[:150], chunks=50))
+    with pytest.raises(ValueError, match="y must be 1-D"):
+        LinearDiscriminant().fit(Xd, da.from_array(np.c_[y, y], chunks=50))
+    with pytest.raises(ValueError, match="not a Series"):
+        LinearDiscriminant().fit(dd.from_pandas(pd.Series(X[:, 0]), npartitions=2), y)
+    scalar = LinearDiscriminant().fit(Xd, da.from_array(y, chunks=50), sample_weight=2.0)
+    np.testing.assert_allclose(scalar.class_count_, 2 * LinearDiscriminant().fit(X, y).class_count_)
     with pytest.raises(ValueError, match="at least 2 classes"):
         LinearDiscriminant().fit(
             da.from_array(X, chunks=50), da.from_array(y[:1].repeat(200), chunks=50)

@@ -150,7 +150,7 @@ def _meta(X):
     """What ``_prepare`` sees of X (a DataFrame's dtypes and names; an array's first
     block, as on the first call of ``partial_fit``), and the feature names."""
     if _is_frame(X):
-        if not hasattr(X, "columns"):
+        if X.ndim != 2:
             raise ValueError("X must be 2-D (samples x features): a Dask DataFrame, not a Series.")
         columns = list(X.columns)
         names = (
@@ -186,11 +186,17 @@ def _split_like(v, X, xs, sizes, name):
             return list(v.to_delayed())
         if _is_frame(v):
             v = v.to_dask_array(lengths=True)
+        if v.ndim != 1:
+            raise ValueError(f"{name} must be 1-D (one entry per row), got shape {v.shape}.")
         if any(np.isnan(c) for c in v.chunks[0]):  # e.g. after boolean indexing
             v = v.compute_chunk_sizes()
         if sizes is None:
             sizes = tuple(X.map_partitions(len).compute())
+        if v.shape[0] != sum(sizes):
+            raise ValueError(f"{name} has {v.shape[0]} entries, but X has {sum(sizes)} rows.")
         return list(v.rechunk((tuple(sizes),)).to_delayed().ravel())
+    if name == "w" and np.ndim(v) == 0:  # one weight for every row, as in memory
+        return [v] * len(xs)
     v = np.asarray(v)
     if sizes is None:
         sizes = tuple(X.map_partitions(len).compute())
@@ -265,7 +271,7 @@ def _map(estimator, method, X, output, args, kwargs):
     if _is_frame(X):
         import pandas as pd
 
-        if not hasattr(X, "columns"):
+        if X.ndim != 2:
             raise ValueError("X must be 2-D (samples x features): a Dask DataFrame, not a Series.")
         if heads is None:
             meta = pd.Series(np.empty(0, dtype=dtype), name=method.__name__)
