@@ -315,11 +315,13 @@ def fit_mixture(
     return best
 
 
-def warn_unconverged(best: MixtureModel, max_iter: int, tol: float) -> None:
-    """ConvergenceWarning when the kept run stopped at ``max_iter`` before ``tol``."""
+def warn_unconverged(best: MixtureModel, max_iter: int, tol: float, where: str = "") -> None:
+    """ConvergenceWarning when the kept run stopped at ``max_iter`` before ``tol``
+    (``where``: what to name first, e.g. the class)."""
     if not best.converged_ and max_iter > 0:
         warnings.warn(
-            f"EM stopped after max_iter={max_iter} iterations before the lower bound "
+            (f"{where}: " if where else "")
+            + f"EM stopped after max_iter={max_iter} iterations before the lower bound "
             f"changed by less than tol={tol:g} (last change "
             f"{_last_change(best):.3g}); increase max_iter or tol, try other "
             "initialisations, or check for degenerate data.",
@@ -372,10 +374,23 @@ def _iterate(model, X, w, reg, max_iter, tol, bound, pool) -> MixtureModel:
 def iterate(model, run_pass, total, reg, max_iter, tol, bound) -> MixtureModel:
     """EM from ``model``: ``run_pass(model)`` gives the E step's M-step statistics and
     ``sum_i w_i ln p(x_i)`` over all rows (``total`` their weight), wherever they are."""
+    steps = em_steps(model, total, reg, max_iter, tol, bound)
+    try:
+        model = next(steps)
+        while True:
+            model = steps.send(run_pass(model))
+    except StopIteration as done:
+        return done.value
+
+
+def em_steps(model, total, reg, max_iter, tol, bound):
+    """EM as a generator: yields the model whose pass it needs, receives that pass's
+    ``(statistics, sum w ln p)``, and returns the final model (several runs can then
+    share one pass over the data)."""
     covariance, reference = model.covariance, model.reference_
     bounds, converged = [], False
     for _ in range(max_iter):
-        stats, ll = run_pass(model)
+        stats, ll = yield model
         new = ll / total  # mean log-likelihood under the parameters before this M step
         if not np.isfinite(new):
             raise ValueError(

@@ -1,31 +1,23 @@
-"""EM over the row blocks of a Dask collection: :func:`fit_mixture_blocks`.
+"""EM over the row blocks of a Dask collection: :func:`fit_mixtures_blocks`.
 
-Each iteration runs the E step and the M step's statistics of every block as one task
-(:func:`~bayesrule.likelihoods.em._pass_rows`, the in-memory pass), merges the
-statistics in a tree, and derives the parameters on the caller's side; the new
-parameters go to the blocks with the next iteration's tasks. The updates, stopping rule
-and choice among restarts are :func:`~bayesrule.likelihoods.em.fit_mixture`'s, so from
-the same start the result equals the in-memory fit up to the order of floating-point
-sums. Without initial parameters, the k-means start sees the first ``sample_rows`` rows
-(the in-memory fit sees all of them).
+Every class's mixture (and every restart) runs in lockstep: each iteration is one pass
+over the blocks, in which a block's task computes the E step and the M step's
+statistics (:func:`~bayesrule.likelihoods.em._pass_rows`, the in-memory pass) of every
+run still going, on that run's class rows. The statistics merge in a tree and each
+run's parameters are updated on the caller's side (:func:`~bayesrule.likelihoods.em.
+em_steps`, the in-memory updates and stopping rule), then go to the blocks with the next
+pass. From the same start the result equals the in-memory fit up to the order of
+floating-point sums. Without initial parameters, the k-means start of a class sees its
+first ``sample_rows`` rows (the in-memory fit sees all of them).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils import check_random_state
 
 from ..stats import merge
 from .covariance import get_structure
-from .em import (
-    _initial,
-    _pass_rows,
-    check_covariance,
-    check_int,
-    check_real,
-    iterate,
-    warn_unconverged,
-)
+from .em import _initial, _pass_rows, em_steps, warn_unconverged
 from .mixture_model import check_inits
 
 
@@ -41,107 +33,139 @@ def _tree(parts, combine):
     return parts[0].compute()
 
 
-def _add(a, b):
-    if a is None or b is None:
-        return b if a is None else a
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+def _combine(a: dict, b: dict | None = None) -> dict:
+    """Per key, both blocks' results together (statistics merged, numbers added)."""
+    out = dict(a)
+    for key, value in (b or {}).items():
+        if key not in out:
+            out[key] = value
+        elif isinstance(value[0], np.ndarray | int | float):
+            out[key] = tuple(x + y for x, y in zip(out[key], value, strict=True))
+        else:
+            out[key] = (merge(out[key][0], value[0]), out[key][1] + value[1])
+    return out
 
 
-def _merge_pass(a, b):
-    if a is None or b is None:
-        return b if a is None else a
-    return merge(a[0], b[0]), a[1] + b[1]
+def _rows(part, c: int):
+    """Class ``c``'s rows of a block (positive weight only) and their weights."""
+    X, y, w = part
+    keep = y == c
+    if w is not None:
+        keep &= w > 0
+    return X[keep], None if w is None else w[keep]
 
 
-def _sums(part):
-    X, w = part
-    if X.shape[0] == 0:
-        return None
-    w = np.ones(X.shape[0]) if w is None else w
-    return X.shape[0], float(w.sum()), w @ X
+def _sums(part, n_classes):
+    out = {}
+    for c in range(n_classes):
+        X, w = _rows(part, c)
+        if X.shape[0]:
+            w = np.ones(X.shape[0]) if w is None else w
+            out[c] = (X.shape[0], float(w.sum()), w @ X)
+    return out
 
 
-def _block_pass(model, part, kind):
-    X, w = part
-    if X.shape[0] == 0:
-        return None
-    resp = np.empty((model.n_components, X.shape[0]))
-    with np.errstate(under="ignore"):
-        return _pass_rows(model, X, w, slice(0, X.shape[0]), kind, resp)
+def _passes(part, runs: dict, kinds: dict):
+    """The E step and M-step statistics of every run (key: (class, restart))."""
+    out = {}
+    for key, model in runs.items():
+        X, w = _rows(part, key[0])
+        if X.shape[0]:
+            resp = np.empty((model.n_components, X.shape[0]))
+            with np.errstate(under="ignore"):
+                out[key] = _pass_rows(model, X, w, slice(0, X.shape[0]), kinds[key], resp)
+    return out
 
 
-def _log_likelihood(model, part):
-    X, w = part
-    if X.shape[0] == 0:
-        return None
-    ll = model.log_density(X)
-    return (float(ll.sum() if w is None else w @ ll),)
+def _log_likelihoods(part, models: dict):
+    out = {}
+    for c, model in models.items():
+        X, w = _rows(part, c)
+        if X.shape[0]:
+            ll = model.log_density(X)
+            out[c] = (float(ll.sum() if w is None else w @ ll),)
+    return out
 
 
-def _head(parts, rows: int):
-    """The first ``rows`` rows of the blocks, computed block by block."""
-    Xs, ws = [], []
-    for part in parts:
-        X, w = part.compute()
-        Xs.append(X)
-        ws.append(np.ones(X.shape[0]) if w is None else w)
-        if sum(x.shape[0] for x in Xs) >= rows:
-            break
-    return np.concatenate(Xs)[:rows], np.concatenate(ws)[:rows]
-
-
-def fit_mixture_blocks(
-    parts,
-    n_components,
-    *,
-    covariance="full",
-    reg_covar=1e-6,
-    max_iter=200,
-    tol=1e-4,
-    n_init=1,
-    random_state=None,
-    weights_init=None,
-    means_init=None,
-    precisions_init=None,
-    sample_rows=20_000,
-):
-    """Fit a Gaussian mixture to rows held in blocks: ``parts`` are Dask delayed
-    ``(X, w)`` pairs (``w`` None or positive weights). Returns the MixtureModel and its
-    BIC on all rows."""
-    K = check_int("n_components", n_components, 1)
-    covariance = check_covariance(covariance)
-    reg = check_real("reg_covar", reg_covar)
-    max_iter = check_int("max_iter", max_iter, 0)
-    tol = check_real("tol", tol)
-    n_init = check_int("n_init", n_init, 1)
+def _heads(parts, classes, rows: int) -> dict:
+    """The first ``rows`` rows of each class in ``classes``, reading block by block."""
     import dask
 
-    sums = _tree((dask.delayed(_sums)(p) for p in parts), _add)
-    if sums is None:
-        raise ValueError("no rows (with positive weight) in the blocks.")
-    n, total, weighted = sums
-    if n < K:
-        raise ValueError(
-            f"n_components={K} is more than the {n} samples (with positive weight); use "
-            f"n_components <= {n}."
-        )
-    reference = weighted / total
-    d = reference.size
-    inits = check_inits(covariance, K, d, weights_init, means_init, precisions_init)
-    kind = get_structure(covariance).stats_kind
+    got = {c: ([], []) for c in classes}
+    for part in parts:
+        X, y, w = dask.compute(part)[0]
+        for c in classes:
+            Xc, wc = _rows((X, y, w), c)
+            got[c][0].append(Xc)
+            got[c][1].append(np.ones(Xc.shape[0]) if wc is None else wc)
+        if all(sum(x.shape[0] for x in got[c][0]) >= rows for c in classes):
+            break
+    return {c: (np.concatenate(X)[:rows], np.concatenate(w)[:rows]) for c, (X, w) in got.items()}
 
-    def run(model):
-        return _tree((dask.delayed(_block_pass)(model, p, kind) for p in parts), _merge_pass)
 
-    rs = check_random_state(random_state)
-    given = all(v is not None for v in inits)
-    head = (None, None) if given else _head(parts, max(sample_rows, K))
-    best = None
-    for _ in range(1 if given else n_init):
-        start = _initial(*head, K, covariance, reg, rs, inits, reference)
-        model = iterate(start, run, total, reg, max_iter, tol, -np.inf)
-        if best is None or model.lower_bound_ > best.lower_bound_ or max_iter == 0:
-            best = model
-    warn_unconverged(best, max_iter, tol)
-    (ll,) = _tree((dask.delayed(_log_likelihood)(best, p) for p in parts), _add)
-    return best, float(-2.0 * ll + best.n_parameters() * np.log(total))
+def fit_mixtures_blocks(parts, specs, *, reg_covar, max_iter, tol, n_init, rs, sample_rows=20_000):
+    """Fit one mixture per class to rows held in blocks (Dask delayed ``(X, y, w)``).
+
+    ``specs[c]`` is ``(where, K, covariance, (weights, means, precisions))`` for class c,
+    ``where`` naming it in errors and warnings. Returns per class the MixtureModel and
+    its BIC on all of the class's rows.
+    """
+    import dask
+
+    n_classes = len(specs)
+    sums = _tree((dask.delayed(_sums)(p, n_classes) for p in parts), _combine)
+    starts, kinds, totals = {}, {}, {}
+    need_head = [c for c, spec in enumerate(specs) if any(v is None for v in spec[3])]
+    heads = _heads(parts, need_head, sample_rows) if need_head else {}
+    for c, (where, K, covariance, inits) in enumerate(specs):
+        if c not in sums:
+            raise ValueError(f"{where}: the class has no samples (with positive weight).")
+        n, total, weighted = sums[c]
+        if n < K:
+            raise ValueError(
+                f"{where}: n_components={K} is more than the {n} samples (with positive "
+                f"weight); use n_components <= {n}."
+            )
+        reference = weighted / total
+        try:
+            inits = check_inits(covariance, K, reference.size, *inits)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"{where}: {exc}") from exc
+        head = heads.get(c, (None, None))
+        for r in range(n_init if c in heads else 1):
+            key = (c, r)
+            starts[key] = _initial(*head, K, covariance, reg_covar, rs, inits, reference)
+            kinds[key], totals[key] = get_structure(covariance).stats_kind, total
+    runs = {
+        key: em_steps(m, totals[key], reg_covar, max_iter, tol, -np.inf)
+        for key, m in starts.items()
+    }
+    waiting, done = {}, {}
+    for key, steps in runs.items():
+        _advance(key, steps, None, waiting, done, specs)
+    while waiting:
+        results = _tree((dask.delayed(_passes)(p, dict(waiting), kinds) for p in parts), _combine)
+        for key in list(waiting):
+            del waiting[key]
+            _advance(key, runs[key], results[key], waiting, done, specs)
+    best = {}
+    for (c, _), model in sorted(done.items()):
+        if c not in best or model.lower_bound_ > best[c].lower_bound_ or max_iter == 0:
+            best[c] = model
+    for c, model in best.items():
+        warn_unconverged(model, max_iter, tol, where=specs[c][0])
+    lls = _tree((dask.delayed(_log_likelihoods)(p, best) for p in parts), _combine)
+    return [
+        (best[c], float(-2.0 * lls[c][0] + best[c].n_parameters() * np.log(sums[c][1])))
+        for c in range(n_classes)
+    ]
+
+
+def _advance(key, steps, result, waiting, done, specs):
+    """Give a run its pass's result: it waits for the next pass, or it is done."""
+    try:
+        waiting[key] = next(steps) if result is None else steps.send(result)
+    except StopIteration as finished:
+        done[key] = finished.value
+    except ValueError as exc:
+        raise ValueError(f"{specs[key[0]][0]}: {exc}") from exc

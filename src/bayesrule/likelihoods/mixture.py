@@ -265,10 +265,9 @@ class Mixture(Likelihood):
 
     def fit_blocks(self, parts, n_classes):
         """Fit every class's mixture by EM over row blocks (Dask delayed ``(X, y, w)``
-        triples, ``y`` class positions): one pass over the blocks per iteration."""
-        import dask
-
-        from .em_blocks import fit_mixture_blocks
+        triples, ``y`` class positions): one pass over the blocks per iteration, shared
+        by all classes (see :mod:`~bayesrule.likelihoods.em_blocks`)."""
+        from .em_blocks import fit_mixtures_blocks
 
         inits = self._check_params(n_classes)
         if isinstance(self.n_components, str) or self.covariance == "bic":
@@ -282,38 +281,27 @@ class Mixture(Likelihood):
                 "give the previous fit's parameters as weights_init, means_init and "
                 "precisions_init)."
             )
-        rs = check_random_state(self.random_state)
-        mixtures, tables = [], []
+        specs = []
         for c in range(n_classes):
-            k = (
-                self.n_components.get(c, 1)
-                if isinstance(self.n_components, dict)
-                else self.n_components
-            )
+            k = self.n_components
+            k = k.get(c, 1) if isinstance(k, dict) else k
             where = f"class at position {c} (n_components={k}, covariance={self.covariance!r})"
-            options = {name: value.get(c) for name, value in inits.items()}
-            rows = [dask.delayed(_class_rows)(part, c) for part in parts]
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                try:
-                    model, bic = fit_mixture_blocks(
-                        rows,
-                        k,
-                        covariance=self.covariance,
-                        reg_covar=self.reg_covar,
-                        max_iter=self.max_iter,
-                        tol=self.tol,
-                        n_init=self.n_init,
-                        random_state=rs,
-                        **options,
-                    )
-                except (ValueError, TypeError) as exc:
-                    raise type(exc)(f"{where}: {exc}") from exc
-            for item in caught:
-                warnings.warn(f"{where}: {item.message}", item.category, stacklevel=3)
-            mixtures.append(model)
-            tables.append({(self.covariance, k): bic})
-        self.mixtures_, self.bic_, self.pending_ = mixtures, tables, None
+            given = tuple(inits.get(name, {}).get(c) for name in INITS)
+            specs.append((where, k, self.covariance, given))
+        fitted = fit_mixtures_blocks(
+            parts,
+            specs,
+            reg_covar=self.reg_covar,
+            max_iter=self.max_iter,
+            tol=self.tol,
+            n_init=self.n_init,
+            rs=check_random_state(self.random_state),
+        )
+        self.mixtures_ = [model for model, _ in fitted]
+        self.bic_ = [
+            {(self.covariance, spec[1]): bic} for spec, (_, bic) in zip(specs, fitted, strict=True)
+        ]
+        self.pending_ = None
         return self
 
     def _fit_one(self, c, Xc, wc, structure, k, rs, options, previous):
@@ -412,12 +400,3 @@ def _distinct_rows(X: np.ndarray) -> int:
     """Number of distinct rows of ``X`` (byte-wise after mapping -0.0 to 0.0; at least 1)."""
     rows = np.ascontiguousarray(X + 0.0).view(np.dtype((np.void, X.dtype.itemsize * X.shape[1])))
     return int(np.unique(rows).shape[0])
-
-
-def _class_rows(part, c: int):
-    """Class ``c``'s rows of a block (positive weight only) and their weights."""
-    X, y, w = part
-    keep = y == c
-    if w is not None:
-        keep &= w > 0
-    return X[keep], None if w is None else w[keep]
