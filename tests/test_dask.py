@@ -291,3 +291,36 @@ def test_mixture_options_on_dask():
         GaussianMixtureBayes(warm_start=True).fit(Xd, yd)
     with pytest.raises(ValueError, match="at least 2 classes|priors"):
         lazy.predict_proba(Xd, priors=[0.5, 0.7])
+
+
+_LOADS = {"n": 0}
+
+
+def _counted(block):
+    _LOADS["n"] += 1
+    return block
+
+
+def test_em_reads_the_blocks_once_per_iteration_for_all_classes():
+    import dask
+
+    from bayesrule.datasets import two_modes
+
+    X, y = two_modes(3000, random_state=0, return_X_y=True)
+    step = 500
+    Xd = da.concatenate(
+        [
+            da.from_delayed(dask.delayed(_counted)(X[s : s + step]), (step, 2), float)
+            for s in range(0, 3000, step)
+        ]
+    )
+    _LOADS["n"] = 0
+    with dask.config.set(scheduler="threads"):
+        gmb = GaussianMixtureBayes(n_components=2, random_state=0, n_init=2).fit(
+            Xd, da.from_array(y, chunks=step)
+        )
+    passes = _LOADS["n"] / (3000 // step)
+    iterations = max(m.n_iter_ for m in gmb.mixtures_.values())
+    # the EM passes (one per iteration, shared by both classes and restarts), plus the
+    # first block for the columns, sums, k-means heads, class weights, log-likelihoods
+    assert passes <= iterations + 6, (passes, iterations)
