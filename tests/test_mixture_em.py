@@ -86,7 +86,7 @@ def test_many_blocks_and_threads_equal_one_block(monkeypatch):
     X = np.vstack([rng.normal(0, 1, (3000, 4)), rng.normal(2.5, 0.8, (3000, 4))])
     inits = given_inits(X, "full", K=2)
     theirs = sklearn_fit(X, 2, tol=1e-7, **inits)
-    monkeypatch.setattr(mixture_model, "EM_BLOCK_BYTES", 1 << 14)  # blocks of 64 rows
+    monkeypatch.setattr(mixture_model, "BLOCK_BYTES", 1 << 14)  # blocks of 64 rows
     ours = fit_mixture(X, None, 2, tol=1e-7, **inits)
     assert_same(ours, theirs)
 

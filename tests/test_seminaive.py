@@ -477,3 +477,26 @@ def test_dependence_graph_draws_fitted_models(est):
     assert len(arrows) == edges and len(ax.texts) == X.shape[1] + 1
     with pytest.raises(TypeError, match="SPODE"):
         plot.dependence_graph(AODE().fit(X, y))
+
+
+def test_kdb_with_two_parents_works_inside_a_product():
+    """KDB's parent-set counts come through statistics/set_statistics, the path a
+    Product of families takes (it used to need KDB's own fit)."""
+    from bayesrule import BayesClassifier
+    from bayesrule.likelihoods import Gaussian
+    from bayesrule.likelihoods.network import KDependence
+    from bayesrule.likelihoods.product import Product
+
+    X, y = train()
+    rng = np.random.default_rng(0)
+    Xm = np.column_stack([X, rng.normal(size=len(X))]).astype(object)
+    product = BayesClassifier(
+        Product([(KDependence(k=2), [0, 1, 2, 3, 4, 5]), (Gaussian("diag"), [6])])
+    )
+    product.fit(Xm, y)
+    alone = KDB(k=2).fit(X, y)
+    kdb_part = product.likelihood_.blocks_[0][0]
+    assert kdb_part.parents_ == alone.parents_
+    assert "_rows" not in vars(kdb_part)  # the training rows are not kept
+    for j in range(X.shape[1]):
+        np.testing.assert_array_equal(kdb_part.counts_[j], alone.cpt(j).counts)

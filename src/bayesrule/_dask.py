@@ -26,7 +26,13 @@ import functools
 
 import numpy as np
 
-from ._validation import check_sample_weight, encode_labels, unique_labels_sorted, validate_Xy
+from ._validation import (
+    check_class_counts,
+    check_sample_weight,
+    encode_labels,
+    unique_labels_sorted,
+    validate_Xy,
+)
 
 
 def is_dask(obj) -> bool:
@@ -64,38 +70,35 @@ def fit(estimator, X, y, sample_weight=None):
         estimator._prepare(meta)
         like = estimator._make_likelihood()
         reason = like.blockwise_reason()
-        if reason and hasattr(like, "fit_blocks"):
-            return _fit_blocks(estimator, like, X, y, sample_weight, meta, names)
-        if reason:
+        if reason and not hasattr(like, "fit_blocks"):
             raise ValueError(
                 f"{type(estimator).__name__} cannot be fitted on a Dask collection block "
                 f"by block: {reason}. Fit it on data in memory (e.g. X.compute())."
             )
         xs, sizes = _row_blocks(X)
-        ys, ws = _split_like(y, X, xs, sizes, "y"), _split_like(sample_weight, X, xs, sizes, "w")
+        ys, sizes = _split_like(y, X, xs, sizes, "y")
+        ws, _ = _split_like(sample_weight, X, xs, sizes, "w")
         classes = _classes(y)
         estimator._check_classes(classes)
-        like.prepare(meta.shape[1])
+        C = len(classes)
         parts = [
-            dask.delayed(_block_statistics)(estimator, like, xb, yb, wb, classes)
+            dask.delayed(_checked_block)(estimator, like, xb, yb, wb, classes)
             for xb, yb, wb in zip(xs, ys, ws, strict=True)
         ]
-        while len(parts) > 1:
-            parts = [
-                dask.delayed(_merge)(*parts[i : i + 2]) if i + 1 < len(parts) else parts[i]
-                for i in range(0, len(parts), 2)
-            ]
-        merged = parts[0].compute()
-        if merged is None:
-            raise ValueError("X has no rows: every block of the Dask collection is empty.")
-        stats, counts = merged
-        if (counts <= 0).any():
-            raise ValueError(
-                f"classes {classes[counts <= 0].tolist()} have zero total sample_weight; "
-                "give them positive weights or leave them out of y."
-            )
-        decision = estimator._decision(classes, counts)
-        like.set_statistics(stats)
+        if reason:  # EM: the family passes over the blocks itself
+            counts = tree([dask.delayed(_class_weight)(p, C) for p in parts], _add)
+            check_class_counts(classes, counts)
+            decision = estimator._decision(classes, counts)
+            like.fit_blocks(parts, C)
+        else:  # the statistics of every block, merged
+            like.prepare(meta.shape[1])
+            merged = tree([dask.delayed(_block_statistics)(like, p, C) for p in parts], _merge)
+            if merged is None:
+                raise ValueError("X has no rows: every block of the Dask collection is empty.")
+            stats, counts = merged
+            check_class_counts(classes, counts)
+            decision = estimator._decision(classes, counts)
+            like.set_statistics(stats)
     except Exception:
         estimator._forget()
         raise
@@ -106,44 +109,39 @@ def fit(estimator, X, y, sample_weight=None):
     return estimator._set(decision)
 
 
-def _fit_blocks(estimator, like, X, y, sample_weight, meta, names):
-    """Fit a family that iterates over the blocks itself (EM): validated blocks in."""
+def tree(parts: list, combine):
+    """Compute Dask delayed ``parts`` and combine their results pairwise, as a tree of
+    tasks on the active scheduler (``combine(a, b)``; a part may be None: nothing)."""
     import dask
 
-    xs, sizes = _row_blocks(X)
-    ys, ws = _split_like(y, X, xs, sizes, "y"), _split_like(sample_weight, X, xs, sizes, "w")
-    classes = _classes(y)
-    estimator._check_classes(classes)
-    parts = [
-        dask.delayed(_validated)(estimator, like, xb, yb, wb, classes)
-        for xb, yb, wb in zip(xs, ys, ws, strict=True)
-    ]
-    counts = sum(dask.compute(*[dask.delayed(_class_weight)(p, len(classes)) for p in parts]))
-    if (counts <= 0).any():
-        raise ValueError(
-            f"classes {classes[counts <= 0].tolist()} have zero total sample_weight; "
-            "give them positive weights or leave them out of y."
-        )
-    decision = estimator._decision(classes, counts)
-    like.fit_blocks(parts, len(classes))
-    estimator.n_features_in_ = meta.shape[1]
-    if names is not None:
-        estimator.feature_names_in_ = names
-    estimator.classes_, estimator.class_count_, estimator.likelihood_ = classes, counts, like
-    return estimator._set(decision)
+    parts = list(parts)
+    while len(parts) > 1:
+        parts = [
+            dask.delayed(combine)(*parts[i : i + 2]) if i + 1 < len(parts) else parts[i]
+            for i in range(0, len(parts), 2)
+        ]
+    return parts[0].compute()
 
 
-def _validated(estimator, like, Xb, yb, wb, classes):
-    """A block as (X, class positions, weights or None), checked as ``fit`` checks."""
-    checker = copy.copy(estimator)
-    Xb, yb = validate_Xy(checker, Xb, yb, reset=True, min_samples=0, kind=like.input_kind)
-    w = None if wb is None else check_sample_weight(wb, Xb)
-    return np.asarray(Xb, dtype=np.float64), encode_labels(yb, classes), w
+def _checked_block(estimator, like, Xb, yb, wb, classes):
+    """A block as (X, class positions, weights or None), checked as ``fit`` checks X, y
+    and weights; None for a block without rows."""
+    if len(Xb) == 0:
+        return None
+    checker = copy.copy(estimator)  # validation must not touch the estimator's attributes
+    Xb, yb = validate_Xy(checker, Xb, yb, reset=True, min_samples=1, kind=like.input_kind)
+    return Xb, encode_labels(yb, classes), check_sample_weight(wb, Xb)
 
 
 def _class_weight(part, n_classes):
+    if part is None:
+        return None
     _, y, w = part
     return np.bincount(y, weights=w, minlength=n_classes).astype(float)
+
+
+def _add(a, b=None):
+    return b if a is None else a if b is None else a + b
 
 
 def _meta(X):
@@ -175,7 +173,7 @@ def _row_blocks(X):
 def _split_like(v, X, xs, sizes, name):
     """``v`` (None, NumPy or Dask) as one block per block of X."""
     if v is None:
-        return [None] * len(xs)
+        return [None] * len(xs), sizes
     if is_dask(v):
         if _is_frame(v) and _is_frame(X):
             if v.npartitions != X.npartitions:
@@ -183,7 +181,7 @@ def _split_like(v, X, xs, sizes, name):
                     f"{name} must be partitioned like X ({X.npartitions} partitions, got "
                     f"{v.npartitions}); take both from the same Dask DataFrame."
                 )
-            return list(v.to_delayed())
+            return list(v.to_delayed()), sizes
         if _is_frame(v):
             v = v.to_dask_array(lengths=True)
         if v.ndim != 1:
@@ -194,15 +192,15 @@ def _split_like(v, X, xs, sizes, name):
             sizes = tuple(X.map_partitions(len).compute())
         if v.shape[0] != sum(sizes):
             raise ValueError(f"{name} has {v.shape[0]} entries, but X has {sum(sizes)} rows.")
-        return list(v.rechunk((tuple(sizes),)).to_delayed().ravel())
+        return list(v.rechunk((tuple(sizes),)).to_delayed().ravel()), sizes
     if name == "w" and np.ndim(v) == 0:  # one weight for every row, as in memory
-        return [v] * len(xs)
+        return [v] * len(xs), sizes
     v = np.asarray(v)
     if sizes is None:
         sizes = tuple(X.map_partitions(len).compute())
     if v.shape[0] != sum(sizes):
         raise ValueError(f"{name} has {v.shape[0]} entries, but X has {sum(sizes)} rows.")
-    return np.split(v, np.cumsum(sizes)[:-1])
+    return np.split(v, np.cumsum(sizes)[:-1]), sizes
 
 
 def _classes(y) -> np.ndarray:
@@ -214,17 +212,13 @@ def _classes(y) -> np.ndarray:
     return unique_labels_sorted(np.asarray(values))
 
 
-def _block_statistics(estimator, like, Xb, yb, wb, classes):
-    """One block's statistics and class weights (None for an empty block)."""
-    if len(Xb) == 0:
+def _block_statistics(like, part, n_classes):
+    """One checked block's statistics and class weights (None for an empty block)."""
+    if part is None:
         return None
-    checker = copy.copy(estimator)  # validation must not touch the estimator's attributes
-    Xb, yb = validate_Xy(checker, Xb, yb, reset=True, min_samples=1, kind=like.input_kind)
-    w = check_sample_weight(wb, Xb)
-    y_idx = encode_labels(yb, classes)
-    stats = copy.deepcopy(like).statistics(Xb, y_idx, len(classes), w)
-    counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
-    return stats, counts
+    Xb, y_idx, w = part
+    stats = copy.deepcopy(like).statistics(Xb, y_idx, n_classes, w)
+    return stats, _class_weight(part, n_classes)
 
 
 def _merge(a, b=None):

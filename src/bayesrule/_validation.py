@@ -257,3 +257,12 @@ def as_float_block(X, *, sparse: bool = False):
             "those columns as categorical instead."
         ) from exc
     return out
+
+
+def check_class_counts(classes: np.ndarray, counts: np.ndarray) -> None:
+    """ValueError naming the classes whose total sample weight is zero."""
+    if (counts <= 0).any():
+        raise ValueError(
+            f"classes {classes[counts <= 0].tolist()} have zero total sample_weight; "
+            "give them positive weights or leave them out of y."
+        )

@@ -9,6 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._dask import blockwise, is_dask
 from ._validation import (
+    check_class_counts,
     check_sample_weight,
     encode_labels,
     fit_labels,
@@ -118,11 +119,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             classes, y_idx = fit_labels(y)
             self._check_classes(classes)
             counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
-            if (counts <= 0).any():
-                raise ValueError(
-                    f"classes {classes[counts <= 0].tolist()} have zero total sample_weight; "
-                    "give them positive weights or leave them out of y."
-                )
+            check_class_counts(classes, counts)
             decision = self._decision(classes, counts)  # bad priors or loss: before fitting
             likelihood = like.fit(X, y_idx, len(classes), w)
         except Exception:
@@ -147,6 +144,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         first = not hasattr(self, "likelihood_")
+        if first:
+            self._prepare(X)  # as fit does: the hook sees the first batch
         if not first and getattr(self.likelihood_, "stats_", True) is None:
             raise ValueError(
                 "this model was built with from_parameters and has no statistics to add "
@@ -182,7 +181,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         return self._set(decision)
 
     def _prepare(self, X):
-        """Hook run first in ``fit`` (a failure leaves the estimator unfitted)."""
+        """Hook run first in ``fit`` and the first ``partial_fit`` (a failure in ``fit``
+        leaves the estimator unfitted)."""
 
     def _forget(self):
         """Drop every fitted attribute."""

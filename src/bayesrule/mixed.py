@@ -92,12 +92,6 @@ class MixedNB(BayesClassifier):
         """Choose or check the column blocks before ``fit`` fits every family on its columns."""
         self._plan = _resolve(self.features, X)
 
-    def partial_fit(self, X, y, classes=None, sample_weight=None):
-        """Add a batch; the column blocks are chosen on the first call."""
-        if not hasattr(self, "likelihood_"):
-            self._prepare(X)
-        return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
-
     def _make_likelihood(self):
         plan = getattr(self, "_plan", None)
         if plan is None:  # before fit (e.g. for tags): the kind of input is a table
@@ -108,12 +102,6 @@ class MixedNB(BayesClassifier):
         plan = self._plan
         self.blocks_ = [(name, list(columns)) for name, _, columns, _ in plan]
         return super()._set(attributes)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.categorical = True
-        return tags
 
 
 def _resolve(features, X) -> list[tuple[str, Likelihood, list, list[int]]]:

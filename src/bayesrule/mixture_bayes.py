@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ._validation import fit_labels
 from .classifier import BayesClassifier
+from .likelihoods.em import check_int
 from .likelihoods.mixture import Mixture
 
 #: the parameters that may be dictionaries from class label to a value
@@ -272,10 +273,7 @@ def _by_position(name, value, classes, counts):
             )
         if name == "n_components":
             for label, k in value.items():
-                if not isinstance(k, numbers.Integral) or isinstance(k, (bool, np.bool_)):
-                    raise TypeError(f"n_components[{label!r}] must be an integer >= 1, got {k!r}")
-                if k < 1:
-                    raise ValueError(f"n_components[{label!r}] must be an integer >= 1, got {k!r}")
+                check_int(f"n_components[{label!r}]", k, 1)
         value = {position[_key(k)]: v for k, v in value.items()}
     if name == "n_components" and not isinstance(value, str):
         wanted = value if isinstance(value, Mapping) else dict.fromkeys(range(len(labels)), value)

@@ -14,7 +14,6 @@ the multinomial leaves out the multinomial coefficient, which all classes share)
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
 from .classifier import BayesClassifier
 from .likelihoods import Bernoulli, Categorical, Complement, Kernel, Multinomial
@@ -37,7 +36,6 @@ class _Preset(BayesClassifier):
         return self._family(**{name: getattr(self, name) for name in self._options})
 
     def _fitted_likelihood(self):
-        check_is_fitted(self, "likelihood_")
         self._ready()
         return self.likelihood_
 

@@ -51,13 +51,6 @@ class _SemiNaive(_Preset):
         columns = getattr(X, "columns", None)
         self._column_names = None if columns is None else list(columns)
 
-    def partial_fit(self, X, y, classes=None, sample_weight=None):
-        """Add a batch; counts add, so this equals ``fit`` on all batches together (bins
-        of continuous columns are learned on the first batch)."""
-        if not hasattr(self, "likelihood_"):
-            self._prepare(X)
-        return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
-
     def _position(self, name: str):
         value = getattr(self, name)
         if value is None or isinstance(value, numbers.Integral):
@@ -193,8 +186,7 @@ class SPODE(_OneDependence):
     array(['a', 'b'], dtype='<U1')
     """
 
-    _options = ("parent", "alpha", "unseen", "discretize", "n_bins")
-    _columns_of = ("parent",)
+    _options = ("alpha", "unseen", "discretize", "n_bins")  # parent: a position, below
 
     def __init__(
         self,
@@ -218,7 +210,7 @@ class SPODE(_OneDependence):
         self.reject_label = reject_label
 
     def _make_likelihood(self):
-        options = {name: getattr(self, name) for name in self._options[1:]}
+        options = {name: getattr(self, name) for name in self._options}
         return OneDependence(parents=self._position("parent"), min_count=0, **options)
 
     @property

@@ -71,6 +71,7 @@ class Likelihood(BaseEstimator):
 
     def fit(self, X, y, n_classes, sample_weight=None):
         """Estimate the densities of ``n_classes`` classes from ``X`` and class indices ``y``."""
+        self.prepare(X.shape[1])
         return self.set_statistics(self.statistics(X, y, n_classes, sample_weight))
 
     def partial_fit(self, X, y, n_classes, sample_weight=None):

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import as_table
 from .base import BLOCK_BYTES, Likelihood, check_alpha
-from .values import check_unseen, encode, lookup, numeric, union, value_codes
+from .cpt import lookup_table
+from .values import check_unseen, encode, lookup, numeric, union, value_codes, value_table
 
 
 # --------------------------------------------------------------------------- statistics
@@ -112,11 +112,7 @@ class Categorical(Likelihood):
         self.alpha = alpha
         self.unseen = unseen
 
-    def coerce(self, X):
-        """``X`` as a 2-D table: numeric arrays stay numeric, anything else is object."""
-        if isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "biufO":
-            return X
-        return as_table(X, min_samples=0)
+    coerce = staticmethod(value_table)
 
     def _check_params(self) -> float:
         alpha = check_alpha(self.alpha)
@@ -145,30 +141,12 @@ class Categorical(Likelihood):
     def set_statistics(self, stats: CategoryCounts):
         """Lidstone estimates from the counts (smoothing applied here only)."""
         alpha = self._check_params()
-        logs, unseen, tables = [], [], []
-        with np.errstate(divide="ignore", invalid="ignore"):
-            for counts in stats.counts:
-                n_classes, size = counts.shape
-                total = counts.sum(axis=1, keepdims=True)  # N_cj
-                num, den = counts + alpha, total + alpha * size
-                if alpha == 0:  # a class that never observed the feature: the limit 1/O_j
-                    empty = total[:, 0] <= 0
-                    num[empty], den[empty] = 1.0, size
-                log_prob = np.log(num) - np.log(den)
-                if size == 0 or self.unseen == "ignore":
-                    new = np.zeros(n_classes)
-                else:
-                    new = np.log(np.where(den[:, 0] > 0, alpha, 1.0) / den[:, 0])
-                    if alpha == 0:
-                        new[empty] = -np.log(size)
-                logs.append(log_prob)
-                unseen.append(new)
-                # columns: the values, then "unseen", then "missing" (adds 0)
-                tables.append(np.column_stack([log_prob, new, np.zeros(n_classes)]))
+        # columns: the values, then "unseen", then "missing" (adds 0); see likelihoods.cpt
+        tables = [lookup_table(counts, alpha, self.unseen) for counts in stats.counts]
         self.categories_ = list(stats.categories)
         self.category_count_ = list(stats.counts)
-        self.feature_log_prob_ = logs
-        self.unseen_log_prob_ = np.column_stack(unseen)
+        self.feature_log_prob_ = [table[:, :-2] for table in tables]
+        self.unseen_log_prob_ = np.column_stack([table[:, -2] for table in tables])
         self._tables = tables
         self._indexes = {}  # feature -> {value: position}, built when first needed
         self.stats_ = stats

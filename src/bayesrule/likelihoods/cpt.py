@@ -23,6 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 
+def subsets(k: int) -> list[tuple[int, ...]]:
+    """Every subset of ``range(k)`` as a sorted tuple, the whole last."""
+    return [tuple(i for i in range(k) if m >> i & 1) for m in range(1 << k)]
+
+
 def extend_parents(counts: np.ndarray, fallbacks=None) -> np.ndarray:
     """Append to every parent axis (all but the first and the last) a slot for "this
     parent unavailable". The slots hold, for each set of available parents, the counts
@@ -33,8 +38,7 @@ def extend_parents(counts: np.ndarray, fallbacks=None) -> np.ndarray:
     sizes = counts.shape[1:-1]
     fallbacks = fallbacks or {}
     ext = np.zeros((counts.shape[0], *(s + 1 for s in sizes), counts.shape[-1]))
-    for mask in range(1 << k):
-        kept = tuple(i for i in range(k) if mask >> i & 1)
+    for kept in subsets(k):
         dropped = tuple(1 + i for i in range(k) if i not in kept)
         part = fallbacks.get(kept)
         if part is None:

@@ -76,12 +76,6 @@ def parameters(stats: ClassMoments, covariance: str, reg_covar: float, reference
     return count / count.sum(), means, cov
 
 
-def model_from(covariance, weights, means, cov, reg_covar, reference) -> MixtureModel:
-    """A model from parameters (ValueError when a covariance is singular)."""
-    U = precisions_cholesky(covariance, cov, reg_covar)
-    return MixtureModel(covariance, weights, means, cov, U, reference)
-
-
 class _Buffers:
     """Temporaries of one thread's blocks of ``m`` rows, reused block after block."""
 
@@ -152,7 +146,7 @@ def em_pass(model: MixtureModel, X, w, kind: str, pool=None):
     ranges = [slice(a, min(a + PASS_ROWS, n)) for a in range(0, n, PASS_ROWS)]
     run = lambda r: _pass_rows(model, X, w, r, kind, resp)  # noqa: E731
     # (threads start without the caller's numpy error state: each sets its own)
-    results = list(pool[0].map(run, ranges)) if pool is not None else [run(r) for r in ranges]
+    results = list(pool.map(run, ranges)) if pool is not None else [run(r) for r in ranges]
     stats, total = results[0]
     for part, ll in results[1:]:
         stats, total = merge(stats, part), total + ll
@@ -160,11 +154,11 @@ def em_pass(model: MixtureModel, X, w, kind: str, pool=None):
 
 
 def thread_pool(n_rows: int):
-    """(executor, threads) when the rows are worth sharing between threads, else None."""
+    """An executor when the rows are worth sharing between threads, else None."""
     threads = n_threads()
     if threads <= 1 or n_rows < 2 * PASS_ROWS:
         return None
-    return ThreadPoolExecutor(max_workers=threads), threads
+    return ThreadPoolExecutor(max_workers=threads)
 
 
 # --------------------------------------------------------------------- validation
@@ -278,12 +272,10 @@ def fit_mixture(
     tol = check_real("tol", tol)
     n_init = check_int("n_init", n_init, 1)
     n, d = X.shape
-    if n < K:
-        raise ValueError(
-            f"n_components={K} is more than the {n} samples (with positive weight); use "
-            f"n_components <= {n}."
-        )
+    check_enough_rows(K, n)
     inits = check_inits(covariance, K, d, weights_init, means_init, precisions_init)
+    if all(v is not None for v in inits):
+        n_init = 1  # no k-means start: every restart would be the same run
     if previous is not None:
         _check_previous(previous, covariance, K, d)
         n_init = 1
@@ -294,7 +286,7 @@ def fit_mixture(
         pool = thread_pool(n)  # our threads share the blocks (chosen before BLAS is limited)
         stack.enter_context(one_blas_thread())
         if pool is not None:
-            stack.enter_context(pool[0])
+            stack.enter_context(pool)
         for _ in range(n_init):
             if previous is not None:
                 start = MixtureModel(
@@ -309,9 +301,25 @@ def fit_mixture(
             else:
                 start, bound = _initial(X, w, K, covariance, reg, rs, inits, reference), -np.inf
             model = _iterate(start, X, w, reg, max_iter, tol, bound, pool)
-            if best is None or model.lower_bound_ > best.lower_bound_ or max_iter == 0:
-                best = model
+            best = better(best, model, max_iter)
     warn_unconverged(best, max_iter, tol)
+    return best
+
+
+def check_enough_rows(K: int, n: int) -> None:
+    """ValueError when a mixture of K components is asked of fewer than K rows."""
+    if n < K:
+        raise ValueError(
+            f"n_components={K} is more than the {n} samples (with positive weight); use "
+            f"n_components <= {n}."
+        )
+
+
+def better(best: MixtureModel | None, model: MixtureModel, max_iter: int) -> MixtureModel:
+    """The run to keep of two restarts: the higher final lower bound (the first on ties;
+    with ``max_iter=0``, the last start)."""
+    if best is None or model.lower_bound_ > best.lower_bound_ or max_iter == 0:
+        return model
     return best
 
 
@@ -367,18 +375,11 @@ def _iterate(model, X, w, reg, max_iter, tol, bound, pool) -> MixtureModel:
     """EM from ``model`` until the lower bound changes by less than ``tol``."""
     kind = get_structure(model.covariance).stats_kind
     total = X.shape[0] if w is None else w.sum()
-    run = lambda m: em_pass(m, X, w, kind, pool)  # noqa: E731
-    return iterate(model, run, total, reg, max_iter, tol, bound)
-
-
-def iterate(model, run_pass, total, reg, max_iter, tol, bound) -> MixtureModel:
-    """EM from ``model``: ``run_pass(model)`` gives the E step's M-step statistics and
-    ``sum_i w_i ln p(x_i)`` over all rows (``total`` their weight), wherever they are."""
     steps = em_steps(model, total, reg, max_iter, tol, bound)
     try:
         model = next(steps)
         while True:
-            model = steps.send(run_pass(model))
+            model = steps.send(em_pass(model, X, w, kind, pool))
     except StopIteration as done:
         return done.value
 
@@ -398,7 +399,8 @@ def em_steps(model, total, reg, max_iter, tol, bound):
                 "component that their densities underflow); standardise the features."
             )
         weights, means, cov = parameters(stats, covariance, reg, reference)
-        model = model_from(covariance, weights, means, cov, reg, reference)
+        U = precisions_cholesky(covariance, cov, reg)
+        model = MixtureModel(covariance, weights, means, cov, U, reference)
         bounds.append(new)
         change, bound = new - bound, new
         if abs(change) < tol:

@@ -15,27 +15,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dask import tree
 from ..stats import merge
 from .covariance import get_structure
-from .em import _initial, _pass_rows, em_steps, warn_unconverged
+from .em import _initial, _pass_rows, better, check_enough_rows, em_steps, warn_unconverged
 from .mixture_model import check_inits
-
-
-def _tree(parts, combine):
-    import dask
-
-    parts = list(parts)
-    while len(parts) > 1:
-        parts = [
-            dask.delayed(combine)(*parts[i : i + 2]) if i + 1 < len(parts) else parts[i]
-            for i in range(0, len(parts), 2)
-        ]
-    return parts[0].compute()
 
 
 def _combine(a: dict, b: dict | None = None) -> dict:
     """Per key, both blocks' results together (statistics merged, numbers added)."""
-    out = dict(a)
+    out = dict(a or {})
     for key, value in (b or {}).items():
         if key not in out:
             out[key] = value
@@ -47,12 +36,15 @@ def _combine(a: dict, b: dict | None = None) -> dict:
 
 
 def _rows(part, c: int):
-    """Class ``c``'s rows of a block (positive weight only) and their weights."""
+    """Class ``c``'s rows of a checked block (positive weight only, as float64) and their
+    weights; no rows for an empty block (None)."""
+    if part is None:
+        return np.empty((0, 0)), None
     X, y, w = part
     keep = y == c
     if w is not None:
         keep &= w > 0
-    return X[keep], None if w is None else w[keep]
+    return np.asarray(X[keep], dtype=np.float64), None if w is None else w[keep]
 
 
 def _sums(part, n_classes):
@@ -65,15 +57,15 @@ def _sums(part, n_classes):
     return out
 
 
-def _passes(part, runs: dict, kinds: dict):
+def _passes(part, runs: dict):
     """The E step and M-step statistics of every run (key: (class, restart))."""
-    out = {}
+    out, rows = {}, {}
     for key, model in runs.items():
-        X, w = _rows(part, key[0])
+        X, w = rows[key[0]] if key[0] in rows else rows.setdefault(key[0], _rows(part, key[0]))
         if X.shape[0]:
             resp = np.empty((model.n_components, X.shape[0]))
-            with np.errstate(under="ignore"):
-                out[key] = _pass_rows(model, X, w, slice(0, X.shape[0]), kinds[key], resp)
+            kind = get_structure(model.covariance).stats_kind
+            out[key] = _pass_rows(model, X, w, slice(0, X.shape[0]), kind, resp)
     return out
 
 
@@ -93,7 +85,9 @@ def _heads(parts, classes, rows: int) -> dict:
 
     got = {c: ([], []) for c in classes}
     for part in parts:
-        X, y, w = dask.compute(part)[0]
+        if (block := dask.compute(part)[0]) is None:
+            continue
+        X, y, w = block
         for c in classes:
             Xc, wc = _rows((X, y, w), c)
             got[c][0].append(Xc)
@@ -113,21 +107,17 @@ def fit_mixtures_blocks(parts, specs, *, reg_covar, max_iter, tol, n_init, rs, s
     import dask
 
     n_classes = len(specs)
-    sums = _tree((dask.delayed(_sums)(p, n_classes) for p in parts), _combine)
-    starts, kinds, totals = {}, {}, {}
+    sums = tree([dask.delayed(_sums)(p, n_classes) for p in parts], _combine)
+    starts = {}
     need_head = [c for c, spec in enumerate(specs) if any(v is None for v in spec[3])]
     heads = _heads(parts, need_head, sample_rows) if need_head else {}
     for c, (where, K, covariance, inits) in enumerate(specs):
         if c not in sums:
             raise ValueError(f"{where}: the class has no samples (with positive weight).")
         n, total, weighted = sums[c]
-        if n < K:
-            raise ValueError(
-                f"{where}: n_components={K} is more than the {n} samples (with positive "
-                f"weight); use n_components <= {n}."
-            )
         reference = weighted / total
         try:
+            check_enough_rows(K, n)
             inits = check_inits(covariance, K, reference.size, *inits)
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"{where}: {exc}") from exc
@@ -135,26 +125,24 @@ def fit_mixtures_blocks(parts, specs, *, reg_covar, max_iter, tol, n_init, rs, s
         for r in range(n_init if c in heads else 1):
             key = (c, r)
             starts[key] = _initial(*head, K, covariance, reg_covar, rs, inits, reference)
-            kinds[key], totals[key] = get_structure(covariance).stats_kind, total
     runs = {
-        key: em_steps(m, totals[key], reg_covar, max_iter, tol, -np.inf)
+        key: em_steps(m, sums[key[0]][1], reg_covar, max_iter, tol, -np.inf)
         for key, m in starts.items()
     }
     waiting, done = {}, {}
     for key, steps in runs.items():
         _advance(key, steps, None, waiting, done, specs)
     while waiting:
-        results = _tree((dask.delayed(_passes)(p, dict(waiting), kinds) for p in parts), _combine)
+        results = tree([dask.delayed(_passes)(p, dict(waiting)) for p in parts], _combine)
         for key in list(waiting):
             del waiting[key]
             _advance(key, runs[key], results[key], waiting, done, specs)
     best = {}
     for (c, _), model in sorted(done.items()):
-        if c not in best or model.lower_bound_ > best[c].lower_bound_ or max_iter == 0:
-            best[c] = model
+        best[c] = better(best.get(c), model, max_iter)
     for c, model in best.items():
         warn_unconverged(model, max_iter, tol, where=specs[c][0])
-    lls = _tree((dask.delayed(_log_likelihoods)(p, best) for p in parts), _combine)
+    lls = tree([dask.delayed(_log_likelihoods)(p, best) for p in parts], _combine)
     return [
         (best[c], float(-2.0 * lls[c][0] + best[c].n_parameters() * np.log(sums[c][1])))
         for c in range(n_classes)

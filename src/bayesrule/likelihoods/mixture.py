@@ -18,7 +18,7 @@ from sklearn.utils import check_random_state
 
 from .base import BLOCK_BYTES, Likelihood
 from .em import check_int, check_real, fit_mixture
-from .mixture_model import COVARIANCES, MixtureModel, row_block
+from .mixture_model import COVARIANCES, MixtureModel, n_free, row_block
 
 __all__ = ["Mixture", "MixtureModel", "fit_mixture"]
 
@@ -170,10 +170,9 @@ class Mixture(Likelihood):
             pairs = [(s, k) for s in structures for k in ks]
             # a candidate with more free parameters than samples can interpolate its data,
             # and BIC would not see it: such candidates are not tried
-            pairs = [p for p in pairs if _n_free(*p, d) <= n_rows] or pairs[:1]
+            pairs = [p for p in pairs if n_free(*p, d) <= n_rows] or pairs[:1]
             return [p for p in pairs if not self._too_small(distinct, *p, d)] or pairs[:1]
-        k = self.n_components
-        k = k.get(c, 1) if isinstance(k, dict) else k
+        k = self._components_of(c)
         if k > n_rows:
             raise ValueError(
                 f"n_components={k} for the class at position {c} is more than its {n_rows} "
@@ -283,9 +282,8 @@ class Mixture(Likelihood):
             )
         specs = []
         for c in range(n_classes):
-            k = self.n_components
-            k = k.get(c, 1) if isinstance(k, dict) else k
-            where = f"class at position {c} (n_components={k}, covariance={self.covariance!r})"
+            k = self._components_of(c)
+            where = _where(c, k, self.covariance)
             given = tuple(inits.get(name, {}).get(c) for name in INITS)
             specs.append((where, k, self.covariance, given))
         fitted = fit_mixtures_blocks(
@@ -304,10 +302,15 @@ class Mixture(Likelihood):
         self.pending_ = None
         return self
 
+    def _components_of(self, c: int) -> int:
+        """The fixed number of components of class c (a dict leaves out classes of 1)."""
+        k = self.n_components
+        return k.get(c, 1) if isinstance(k, dict) else k
+
     def _fit_one(self, c, Xc, wc, structure, k, rs, options, previous):
         """One candidate and its warnings (message, category), errors and warnings
         naming the class and the candidate."""
-        where = f"class at position {c} (n_components={k}, covariance={structure!r})"
+        where = _where(c, k, structure)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -390,10 +393,9 @@ class Mixture(Likelihood):
         return lines
 
 
-def _n_free(structure: str, k: int, d: int) -> int:
-    """Free parameters of a k-component mixture: weights, means and covariances."""
-    cov = {"full": k * d * (d + 1) // 2, "tied": d * (d + 1) // 2, "diag": k * d}
-    return (k - 1) + k * d + cov.get(structure, k)
+def _where(c: int, k: int, structure: str) -> str:
+    """How errors and warnings name a class's candidate."""
+    return f"class at position {c} (n_components={k}, covariance={structure!r})"
 
 
 def _distinct_rows(X: np.ndarray) -> int:

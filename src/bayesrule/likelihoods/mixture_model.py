@@ -17,6 +17,7 @@ import numpy as np
 from scipy.linalg import solve_triangular
 from threadpoolctl import ThreadpoolController
 
+from .base import BLOCK_BYTES
 from .covariance import SINGULAR_RTOL, get_structure
 
 LOG_2PI = np.log(2.0 * np.pi)
@@ -26,7 +27,6 @@ COVARIANCES = ("full", "tied", "diag", "spherical")
 
 #: the temporaries of one block of rows take about this many bytes (larger blocks cost
 #: fewer Python calls; these still run near cache speed).
-EM_BLOCK_BYTES = 1 << 23
 
 
 _BLAS = {"lock": threading.Lock(), "depth": 0, "limiter": None, "controller": None}
@@ -57,9 +57,9 @@ def one_blas_thread():
 
 
 def row_block(n_components: int, n_features: int) -> int:
-    """Rows per block of the E and M steps (temporaries of about ``EM_BLOCK_BYTES``)."""
+    """Rows per block of the E and M steps (temporaries of about ``BLOCK_BYTES``)."""
     K, d = n_components, n_features
-    return max(64, EM_BLOCK_BYTES // (8 * (2 * K * d + d + 2 * K)))
+    return max(64, BLOCK_BYTES // (8 * (2 * K * d + d + 2 * K)))
 
 
 def centred_block(X: np.ndarray, reference: np.ndarray, out=None) -> np.ndarray:
@@ -224,10 +224,8 @@ class MixtureModel:
         return np.concatenate(draws) if draws else np.empty((0, d))
 
     def n_parameters(self) -> int:
-        """Free parameters: K - 1 weights, K d means and the covariances' parameters
-        (scikit-learn's ``_n_parameters``)."""
-        K, d = self.means_.shape
-        return K - 1 + K * d + get_structure(self.covariance).n_parameters(K, d)
+        """Free parameters (scikit-learn's ``_n_parameters``), see :func:`n_free`."""
+        return n_free(self.covariance, *self.means_.shape)
 
     def bic(self, X, sample_weight=None) -> float:
         """``-2 sum_i w_i ln p(x_i) + p ln(sum_i w_i)`` (lower is better)."""
@@ -244,6 +242,12 @@ class MixtureModel:
 
 
 # --------------------------------------------------------------------- precisions
+def n_free(covariance: str, K: int, d: int) -> int:
+    """Free parameters of a K-component mixture in d dimensions: K - 1 weights, K d means
+    and the covariances' parameters."""
+    return K - 1 + K * d + get_structure(covariance).n_parameters(K, d)
+
+
 def singular_message(k: int, covariance: str, reg_covar: float) -> str:
     """Why component k cannot be used, and what to change."""
     if reg_covar == 0:

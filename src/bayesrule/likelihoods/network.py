@@ -19,7 +19,7 @@ import numbers
 
 import numpy as np
 
-from .cpt import flat_index, lookup_table, n_free, proba
+from .cpt import flat_index, lookup_table, n_free, proba, subsets
 from .pair_counts import PairCounts, check_table_size
 from .seminaive import DiscreteNetwork, column_position
 from .structure import (
@@ -29,37 +29,50 @@ from .structure import (
     kdb_parents,
     topological_order,
 )
-from .values import value_codes
 
 
 class _Network(DiscreteNetwork):
     """An attribute network with one table per attribute, looked up in one gather each."""
 
-    def _counts_of(self, stats: PairCounts, j: int, parents: tuple) -> np.ndarray:
-        """``F(c, x_parents, x_j)`` over the rows where all of them are observed."""
-        if len(parents) == 0:
-            return stats.single(j)
-        if len(parents) == 1:
-            return stats.blocks([(parents[0], j)])[0]
-        return self._higher[(j, parents)]
-
     def _table_counts(self, stats: PairCounts, parents) -> list[tuple[np.ndarray, dict]]:
-        """Per attribute its counts, and for each proper subset of its parents (by axis)
-        the counts over that subset: the fallbacks when other parents are unavailable."""
+        """Per attribute its counts ``F(c, x_pa, x_j)``, and for each proper subset of its
+        parents (by axis) the counts over that subset: the fallbacks when other parents
+        are unavailable. No parent or one: from the pair counts (in one pass); more: from
+        the training rows the family kept (``_parent_set_counts``)."""
+        singles = stats.singles()
+        pairs = sorted(
+            {
+                (pa[kept[0]], j)
+                for j, pa in enumerate(parents)
+                for kept in subsets(len(pa))
+                if len(kept) == 1
+            }
+        )
+        pair = dict(zip(pairs, stats.blocks(pairs), strict=True))
+        wide = self._parent_set_counts(stats, parents)
+
+        def counts(j, pa):
+            if len(pa) == 0:
+                return singles[j]
+            return pair[(pa[0], j)] if len(pa) == 1 else wide[(j, pa)]
+
         out = []
         for j, pa in enumerate(parents):
             fallbacks = {
-                kept: self._counts_of(stats, j, tuple(pa[i] for i in kept))
-                for kept in _proper_subsets(len(pa))
+                kept: counts(j, tuple(pa[i] for i in kept)) for kept in subsets(len(pa))[:-1]
             }
-            out.append((self._counts_of(stats, j, tuple(pa)), fallbacks))
+            out.append((counts(j, tuple(pa)), fallbacks))
         return out
+
+    def _parent_set_counts(self, stats, parents) -> dict:
+        """Counts over two or more parents (only KDB has them)."""
+        return {}
 
     def _build(self, stats: PairCounts) -> None:
         mi, cmi = class_information(stats), conditional_information(stats)
         parents = self._structure(mi, cmi)
         sizes, C = self._sizes, stats.n_classes
-        check_table_size(
+        check_table_size(  # before any parent-set counting
             8.0
             * C
             * sum(np.prod(sizes[list(pa)] + 1) * (sizes[j] + 2) for j, pa in enumerate(parents)),
@@ -107,11 +120,12 @@ class _Network(DiscreteNetwork):
         counts = np.asarray(counts, dtype=np.intp)
         codes = np.zeros((int(counts.sum()), self._sizes.size), dtype=np.intp)
         order = topological_order(self.parents_)
+        tables = [self.table(j)[1] for j in range(self._sizes.size)]
         start = 0
         for c, k in enumerate(counts.tolist()):
             rows = np.arange(start, start + k)
             for j in order:
-                self._draw(codes, rows, j, self.parents_[j], self.table(j)[1][c], rng, c)
+                self._draw(codes, rows, j, self.parents_[j], tables[j][c], rng, c)
             start += k
         return self._values(codes, rng)
 
@@ -196,13 +210,9 @@ class KDependence(_Network):
     def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
         return kdb_parents(mi, cmi, self._check_k(mi.size))
 
-    def fit(self, X, y, n_classes, sample_weight=None):
-        """Counts, then the structure, then (for k >= 2) the counts of the parent sets."""
-        stats = self.statistics(X, y, n_classes, sample_weight)
-        self._higher = {}
-        if self._check_k(len(stats.categories)) >= 2:
-            self._count_parent_sets(X, y, n_classes, sample_weight, stats)
-        return self.set_statistics(stats)
+    def _remember_rows(self, codes, y, w) -> None:
+        if self._check_k(codes.shape[1]) >= 2:  # counted in _build, then let go
+            self._rows = (codes, y, w)
 
     def partial_fit(self, X, y, n_classes, sample_weight=None):
         if self._check_k(np.shape(X)[1]) >= 2:
@@ -210,37 +220,27 @@ class KDependence(_Network):
                 "KDB with k >= 2 counts parent combinations chosen from all the data; use "
                 "fit (or TAN / AODE, whose counts add up batch by batch)."
             )
-        self._higher = {}
         return super().partial_fit(X, y, n_classes, sample_weight)
 
-    def _count_parent_sets(self, X, y, n_classes, sample_weight, stats) -> None:
-        parents = self._structure(class_information(stats), conditional_information(stats))
-        X = self._binned(self.coerce(X))
-        sizes = np.array([c.size for c in stats.categories], dtype=np.intp)
-        check_table_size(
-            8.0
-            * n_classes
-            * sum(np.prod(sizes[list(pa)] + 1) * (sizes[j] + 2) for j, pa in enumerate(parents)),
-            "probability tables",
-            sizes,
-        )
-        y = np.asarray(y, dtype=np.intp)
-        w = np.ones(y.size) if sample_weight is None else np.asarray(sample_weight, float)
-        codes = np.column_stack(
-            [value_codes(v, X[:, j], j, "ignore", {}) for j, v in enumerate(stats.categories)]
-        )
+    def _parent_set_counts(self, stats, parents) -> dict:
+        """``F(c, x_S, x_j)`` for every set S of two or more of j's parents, from the
+        encoded training rows kept by ``statistics`` (dropped here)."""
+        rows = self.__dict__.pop("_rows", None)
+        if rows is None:
+            return {}
+        codes, y, w = rows
+        w = np.ones(y.size) if w is None else w
+        sizes, C = self._sizes, stats.n_classes
+        out = {}
         for j, pa in enumerate(parents):
-            for kept in [*_proper_subsets(len(pa)), tuple(range(len(pa)))]:
+            for kept in subsets(len(pa)):
                 if len(kept) < 2:
                     continue
                 cols = [*(pa[i] for i in kept), j]
-                shape = [n_classes, *sizes[cols]]
-                ok = (codes[:, cols] < sizes[cols]).all(axis=1) & (w > 0)
-                index = flat_index(np.column_stack([y[ok], codes[ok][:, cols]]), shape)
+                sub = codes[:, cols]
+                ok = (sub >= 0).all(axis=1)  # observed, in a row of positive weight
+                shape = [C, *sizes[cols]]
+                index = flat_index(np.column_stack([y[ok], sub[ok]]), shape)
                 counts = np.bincount(index, weights=w[ok], minlength=int(np.prod(shape)))
-                self._higher[(j, tuple(cols[:-1]))] = counts.reshape(shape)
-
-
-def _proper_subsets(k: int) -> list[tuple[int, ...]]:
-    """The subsets of ``range(k)`` other than the whole, as sorted tuples."""
-    return [tuple(i for i in range(k) if m >> i & 1) for m in range((1 << k) - 1)]
+                out[(j, tuple(cols[:-1]))] = counts.reshape(shape)
+        return out

@@ -83,7 +83,8 @@ class OneDependence(DiscreteNetwork):
             "probability tables",
             sizes,
         )
-        marginal = self._class_marginal(stats, supers)
+        singles = stats.singles()
+        marginal = self._class_marginal(stats, singles, supers)
         if (marginal <= 0).any():
             raise Undetermined(
                 f"the classes at positions {np.flatnonzero(marginal <= 0).tolist()} have no "
@@ -93,34 +94,37 @@ class OneDependence(DiscreteNetwork):
         log_class = np.log(marginal)
         self.class_marginal_ = marginal
         self.super_parents_ = supers
-        self._naive = self._naive_tables(stats)
+        self._naive = [lookup_table(F, alpha, self.unseen) for F in singles]
         self._spodes = []
+        children = {p: [j for j in range(sizes.size) if j != p] for p in supers}
+        blocks = iter(stats.blocks([(p, j) for p in supers for j in children[p]]))  # one pass
         for p in supers:
-            others = [j for j in range(sizes.size) if j != p]
-            F = stats.single(p)
+            others = children[p]
+            num, den = self._parent_joint(singles[p], p)
             with np.errstate(divide="ignore"):
-                joint = np.log(F + alpha) - np.log(F.sum() + alpha * C * sizes[p])
+                joint = np.log(num) - np.log(den)
             head = np.column_stack([joint - log_class[:, None], np.zeros(C)])
-            usable = np.append(F.sum(axis=0) >= self.min_count, False)
-            tables = [
-                lookup_table(b, alpha, self.unseen) for b in stats.blocks([(p, j) for j in others])
-            ]
+            usable = np.append(singles[p].sum(axis=0) >= self.min_count, False)
+            tables = [lookup_table(next(blocks), alpha, self.unseen) for _ in others]
             flat = np.concatenate([t.reshape(C, -1) for t in tables] or [np.zeros((C, 0))], axis=1)
             base = np.concatenate([[0], np.cumsum([t[0].size for t in tables])])[:-1]
             self._spodes.append(
                 (p, head, usable, flat, base.astype(np.intp), slots[others], others)
             )
 
-    def _class_marginal(self, stats, supers) -> np.ndarray:
+    def _parent_joint(self, F: np.ndarray, p: int):
+        """Webb's ``P(y, x_p)`` from ``F(y, x_p)`` as numerator (C, O_p) and denominator."""
+        alpha = self.alpha
+        return F + alpha, F.sum() + alpha * F.shape[0] * self._sizes[p]
+
+    def _class_marginal(self, stats, singles, supers) -> np.ndarray:
         """``P(y)`` implied by the SPODE estimates: ``sum_{x_p} P(y, x_p)``, averaged over
         the super-parents observed in training (the class frequencies where none is)."""
-        C, alpha = stats.n_classes, self.alpha
         parts = []
         for p in supers:
-            F = stats.single(p).sum(axis=1)
-            n_p = F.sum()
-            if n_p > 0:
-                parts.append((F + alpha * self._sizes[p]) / (n_p + alpha * C * self._sizes[p]))
+            if singles[p].sum() > 0:
+                num, den = self._parent_joint(singles[p], p)
+                parts.append(num.sum(axis=1) / den)
         if not parts:
             return stats.class_weight / stats.class_weight.sum()
         return np.mean(parts, axis=0)
@@ -165,8 +169,8 @@ class OneDependence(DiscreteNetwork):
 
     def parent_proba(self, p: int) -> np.ndarray:
         """The SPODE estimate ``P(y, x_p)``, shape (C, O_p)."""
-        F = self.stats_.single(p)
-        return (F + self.alpha) / (F.sum() + self.alpha * self.n_classes_ * self._sizes[p])
+        num, den = self._parent_joint(self.stats_.single(p), p)
+        return num / den
 
     def n_parameters(self) -> int:
         """Free parameters: per SPODE ``C (O_p - 1) + sum_{j != p} C O_p (O_j - 1)``."""
@@ -182,15 +186,18 @@ class OneDependence(DiscreteNetwork):
         counts = np.asarray(counts, dtype=np.intp)
         codes = np.zeros((int(counts.sum()), self._sizes.size), dtype=np.intp)
         which = rng.integers(len(self._spodes), size=codes.shape[0])
+        tables = {}  # per super-parent, built when first drawn from (they do not depend on c)
         start = 0
         for c, k in enumerate(counts.tolist()):
             for t, (p, *_, others) in enumerate(self._spodes):
                 rows = start + np.flatnonzero(which[start : start + k] == t)
                 if rows.size == 0:
                     continue
-                self._draw(codes, rows, p, (), self.table(p)[1][c], rng, c)
-                for j in others:
-                    self._draw(codes, rows, j, (p,), self.table(j, (p,))[1][c], rng, c)
+                if p not in tables:
+                    tables[p] = [self.table(p)[1], *(self.table(j, (p,))[1] for j in others)]
+                self._draw(codes, rows, p, (), tables[p][0][c], rng, c)
+                for j, table in zip(others, tables[p][1:], strict=True):
+                    self._draw(codes, rows, j, (p,), table[c], rng, c)
             start += k
         return self._values(codes, rng)
 

@@ -99,15 +99,19 @@ class PairCounts:
         return c, u, w, self.gram[c, u, w]
 
     def single(self, j: int) -> np.ndarray:
-        """``F(c, x_j)``, shape (C, O_j)."""
-        start, stop = self.offsets[j], self.offsets[j + 1]
+        """``F(c, x_j)``, shape (C, O_j) (for one feature; :meth:`singles` for all)."""
+        return self.singles()[j]
+
+    def singles(self) -> list[np.ndarray]:
+        """``F(c, x_j)`` of every feature j, shape (C, O_j) each (one pass over the counts)."""
         if self.gram is not None:
-            return np.diagonal(self.gram[:, start:stop, start:stop], axis1=1, axis2=2).copy()
-        c, u, w, v = self.entries
-        keep = (u == w) & (u >= start) & (u < stop)
-        out = np.zeros((self.n_classes, stop - start))
-        np.add.at(out, (c[keep], u[keep] - start), v[keep])
-        return out
+            diagonal = np.diagonal(self.gram, axis1=1, axis2=2)
+        else:
+            c, u, w, v = self.entries
+            keep = u == w
+            diagonal = np.zeros((self.n_classes, int(self.offsets[-1])))
+            np.add.at(diagonal, (c[keep], u[keep]), v[keep])
+        return [part.copy() for part in np.split(diagonal, self.offsets[1:-1], axis=1)]
 
     def blocks(self, pairs) -> list[np.ndarray]:
         """``F(c, x_i, x_j)`` for each ``(i, j)`` of ``pairs``, shape (C, O_i, O_j) each."""
@@ -177,16 +181,23 @@ def _stored(categories, class_weight, c, u, w, v) -> PairCounts:
     return PairCounts(categories, class_weight, entries=entries)
 
 
-def count_pairs(X: np.ndarray, y: np.ndarray, n_classes: int, sample_weight=None) -> PairCounts:
-    """The pairwise counts of a table ``X`` (n, d) of discrete values, classes ``y``."""
+def encode_table(X: np.ndarray, sample_weight=None) -> tuple[list, np.ndarray]:
+    """Per feature the sorted values seen (in rows of positive weight), and every cell's
+    code: its value's position, -1 where missing or the row's weight is zero."""
     n, d = X.shape
-    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    keep = None if sample_weight is None else w > 0  # zero-weight rows add no values either
+    keep = None if sample_weight is None else np.asarray(sample_weight) > 0
     categories, codes = [], np.full((n, d), -1, dtype=np.intp)
     for j in range(d):
         values, code, observed = encode(X[:, j], j, keep)
         categories.append(values)
         codes[observed, j] = code
+    return categories, codes
+
+
+def count_pairs(categories, codes, y, n_classes: int, sample_weight=None) -> PairCounts:
+    """The pairwise counts of encoded rows (:func:`encode_table`), classes ``y``."""
+    n = codes.shape[0]
+    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     off = offsets_of(categories)
     W = int(off[-1])
     class_weight = np.bincount(y, weights=w, minlength=n_classes).astype(np.float64)

@@ -137,16 +137,10 @@ class Product(Likelihood):
     def prepare(self, n_features: int) -> None:
         self.blocks_ = self._checked_blocks(n_features)
 
-    def fit(self, X, y, n_classes, sample_weight=None):
-        """Fit every block on its columns."""
-        self.prepare(X.shape[1])
-        self.pending_ = None
-        return self.set_statistics(self.statistics(X, y, n_classes, sample_weight))
-
     def partial_fit(self, X, y, n_classes, sample_weight=None):
         """Add a batch to every block's statistics (the columns are checked on the first)."""
         if getattr(self, "blocks_", None) is None:
-            self.blocks_ = self._checked_blocks(X.shape[1])
+            self.prepare(X.shape[1])
         return super().partial_fit(X, y, n_classes, sample_weight)
 
     def set_statistics(self, stats: ProductStats):

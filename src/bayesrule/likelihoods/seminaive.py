@@ -22,12 +22,12 @@ import numbers
 
 import numpy as np
 
-from .._validation import as_table, missing_mask
+from .._validation import missing_mask
 from .base import BLOCK_BYTES, Likelihood, check_alpha
-from .cpt import flat_index, lookup_table, proba
+from .cpt import flat_index, proba
 from .discretize import apply_cuts, check_discretize, cut_points, is_continuous, is_float_column
-from .pair_counts import PairCounts, count_pairs
-from .values import check_unseen, numeric, value_codes
+from .pair_counts import PairCounts, count_pairs, encode_table
+from .values import check_unseen, numeric, value_codes, value_table
 
 
 def column_position(value, name: str, d: int) -> int:
@@ -48,11 +48,7 @@ class DiscreteNetwork(Likelihood):
     input_kind = "any"
     title = "semi-naive Bayes"
 
-    def coerce(self, X):
-        """``X`` as a 2-D table: numeric arrays stay numeric, anything else is object."""
-        if isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "biufO":
-            return X
-        return as_table(X, min_samples=0)
+    coerce = staticmethod(value_table)
 
     def _check_common(self) -> float:
         check_unseen(self.unseen)
@@ -64,12 +60,8 @@ class DiscreteNetwork(Likelihood):
         edges, bounds = [None] * X.shape[1], {}
         for j in range(X.shape[1]):
             column = X[:, j]
-            if self.discretize is None:
-                if is_continuous(column):
-                    raise self._continuous_error(column, j)
-                continue
-            if not is_float_column(column):
-                continue
+            if self.discretize is None or not is_float_column(column):
+                continue  # (a continuous column left unbinned is refused by the caller)
             seen = ~missing_mask(column)
             if w is not None:
                 seen &= w > 0
@@ -125,7 +117,12 @@ class DiscreteNetwork(Likelihood):
         self._check_common()
         y = np.asarray(y, dtype=np.intp)
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        return count_pairs(self._discrete_table(X, y, n_classes, w), y, n_classes, w)
+        categories, codes = encode_table(self._discrete_table(X, y, n_classes, w), w)
+        self._remember_rows(codes, y, w)
+        return count_pairs(categories, codes, y, n_classes, w)
+
+    def _remember_rows(self, codes, y, w) -> None:
+        """Hook: a family that needs the encoded training rows in ``_build`` keeps them."""
 
     def blockwise_reason(self) -> str | None:
         if self.discretize is not None:
@@ -162,11 +159,6 @@ class DiscreteNetwork(Likelihood):
         for j, values in enumerate(self.categories_):
             codes[:, j] = value_codes(values, X[:, j], j, self.unseen, self._indexes)
         return codes
-
-    def _naive_tables(self, stats) -> list[np.ndarray]:
-        return [
-            lookup_table(stats.single(j), self.alpha, self.unseen) for j in range(len(self._sizes))
-        ]
 
     def describe_impossible(self, X) -> str | None:
         return (

@@ -25,9 +25,9 @@ def _xlogy_ratio(p: np.ndarray, num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 def class_information(stats: PairCounts) -> np.ndarray:
     """``I(X_j; C)`` of every attribute, shape (d,)."""
-    out = np.zeros(len(stats.categories))
-    for j in range(out.size):
-        F = stats.single(j)
+    singles = stats.singles()
+    out = np.zeros(len(singles))
+    for j, F in enumerate(singles):
         n = F.sum()
         if n <= 0:
             continue

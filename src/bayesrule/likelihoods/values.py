@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import missing_mask
+from .._validation import as_table, missing_mask
 
 #: what a value never seen in training may do (the ``unseen`` parameter)
 UNSEEN = ("smooth", "ignore", "error")
+
+
+def value_table(X) -> np.ndarray:
+    """``X`` as a 2-D table of values: numeric arrays stay numeric, anything else object."""
+    if isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "biufO":
+        return X
+    return as_table(X, min_samples=0)
 
 
 def check_unseen(unseen) -> str:
