@@ -4,12 +4,12 @@ import warnings
 
 import numpy as np
 import pytest
+from registry import check_cases
 from sklearn.datasets import load_breast_cancer
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
-from sklearn.utils.estimator_checks import estimator_checks_generator
 
 from bayesrule import GaussianNB, LossMatrix, QuadraticDiscriminant
 from bayesrule.decision import BayesDecision, as_loss_matrix, conditional_risk
@@ -125,23 +125,14 @@ def test_loss_with_a_free_action_warns():
         BayesDecision(GaussianNB(), loss=[[0, 1, 1], [1, 0, 1], [1, 1, 0], [0, 0, 0]]).fit(X, y)
 
 
-def sklearn_checks(*estimators):
-    """scikit-learn's checks, less the array-API one (not claimed, as in test_sklearn_compat)."""
-    cases = []
-    for estimator in estimators:
-        for est, check in estimator_checks_generator(estimator, mark="skip"):
-            name = getattr(check, "func", check).__name__
-            if name != "check_array_api_input":
-                cases.append(pytest.param(est, check, id=f"{est!r}-{name}"))
-    return cases
-
-
 @pytest.mark.parametrize(
     "estimator, check",
-    sklearn_checks(
-        BayesDecision(GaussianNB()),
-        BayesDecision(LogisticRegression()),
-        BayesDecision(GaussianNB(), priors="uniform"),
+    check_cases(
+        [
+            BayesDecision(GaussianNB()),
+            BayesDecision(LogisticRegression()),
+            BayesDecision(GaussianNB(), priors="uniform"),
+        ]
     ),
 )
 def test_sklearn_compatible(estimator, check):
@@ -152,11 +143,10 @@ def test_sklearn_compatible(estimator, check):
 def test_save_and_load_round_trip(kind, tmp_path):
     from bayesrule import decision
     from bayesrule._codec import _registry
-    from bayesrule.io import load, register, save
+    from bayesrule.io import load, save
 
     cls = getattr(decision, kind)
-    if cls not in _registry()[1]:  # the package registers them; this keeps the test standalone
-        register(cls, name=f"bayesrule.decision.{kind}")
+    assert cls in _registry()[1]  # the package registers them for io
     X, y = blobs(seed=5)
     X, y = X[y != "c"], y[y != "c"]
     est = {

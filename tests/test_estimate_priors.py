@@ -87,7 +87,8 @@ def test_wrong_number_of_features():
 
 
 def test_wrong_column_names():
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
+
     X, y = draw([100, 100], seed=0)
     model = GaussianNB().fit(pd.DataFrame(X, columns=["height", "weight"]), y)
     with pytest.raises(ValueError, match=r"columns \['weight', 'height'\].*fitted on"):

@@ -11,11 +11,11 @@ import math
 
 import numpy as np
 import pytest
+from registry import check_cases
 from scipy.optimize import brentq, fsolve
 from scipy.stats import norm
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.exceptions import NotFittedError
-from sklearn.utils.estimator_checks import estimator_checks_generator
 
 from bayesrule import GaussianNB, LossMatrix, QuadraticDiscriminant
 from bayesrule.decision import Minimax, minimax_priors
@@ -170,20 +170,9 @@ def test_bad_input():
         Minimax(GaussianNB()).fit(X, np.zeros(100, int))
 
 
-def sklearn_checks(*estimators):
-    """scikit-learn's checks, less the array-API one (not claimed, as in test_sklearn_compat)."""
-    cases = []
-    for estimator in estimators:
-        for est, check in estimator_checks_generator(estimator, mark="skip"):
-            name = getattr(check, "func", check).__name__
-            if name != "check_array_api_input":
-                cases.append(pytest.param(est, check, id=f"{est!r}-{name}"))
-    return cases
-
-
 @pytest.mark.parametrize(
     "estimator, check",
-    sklearn_checks(Minimax(GaussianNB(), calibration=2), Minimax(GaussianNB(), calibration=None)),
+    check_cases([Minimax(GaussianNB(), calibration=2), Minimax(GaussianNB(), calibration=None)]),
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import palmerpenguins
 import pandas as pd
 import pytest
 from scipy.stats import norm
@@ -10,8 +11,6 @@ from sklearn.model_selection import StratifiedKFold
 
 from bayesrule import CategoricalNB, GaussianNB, MixedNB
 from bayesrule.likelihoods import Categorical, Gaussian, Kernel
-
-palmerpenguins = pytest.importorskip("palmerpenguins")  # in the test extra: never skipped in CI
 
 NUMERIC = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]
 CATEGORICAL = ["island", "sex"]

@@ -1,11 +1,11 @@
 import subprocess
 import sys
 
+import matplotlib
 import numpy as np
 import pytest
 from sklearn.exceptions import NotFittedError
 
-matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
@@ -18,12 +18,6 @@ from bayesrule.mixture_bayes import GaussianMixtureBayes  # noqa: E402
 from bayesrule.plot_mixture import bic_curve, mixture_components  # noqa: E402
 
 X, Y = two_modes(random_state=0, return_X_y=True)
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +112,8 @@ def test_given_axes_limits_and_title_are_used(fixed):
 
 
 def test_feature_names_label_the_axes():
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
+
     df = pd.DataFrame(X, columns=["width", "height"])
     gmm = GaussianMixtureBayes({1: 1, 2: 2}, random_state=0).fit(df, Y)
     ax = mixture_components(gmm, df, Y)

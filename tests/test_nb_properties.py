@@ -13,7 +13,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from registry import NAIVE_BAYES
+from registry import NAIVE_BAYES, assert_same_model
 from scipy.integrate import quad
 
 from bayesrule import LossMatrix
@@ -52,14 +52,6 @@ def with_missing(X, rows, cols):
     X = np.array(X, dtype=X.dtype)
     X[rows, cols] = None if X.dtype == object else np.nan
     return X
-
-
-def assert_same_model(a, b, X, tol=1e-10):
-    np.testing.assert_array_equal(a.classes_, b.classes_)
-    np.testing.assert_allclose(a.class_count_, b.class_count_, rtol=tol)
-    ja, jb = a.predict_joint_log_proba(X), b.predict_joint_log_proba(X)
-    np.testing.assert_allclose(ja, jb, rtol=tol, atol=tol * np.abs(jb).max())
-    np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X), rtol=0, atol=tol)
 
 
 # ---------------------------------------------------------------------------- posteriors

@@ -9,10 +9,10 @@ import math
 
 import numpy as np
 import pytest
+from registry import check_cases
 from scipy.stats import norm
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import auc
-from sklearn.utils.estimator_checks import estimator_checks_generator
 
 from bayesrule import GaussianNB, QuadraticDiscriminant
 from bayesrule.decision import NeymanPearson
@@ -200,21 +200,9 @@ def test_unfitted_and_wrong_features():
         rule.predict(np.zeros((2, 3)))
 
 
-def sklearn_checks(estimator):
-    """scikit-learn's checks, less the array-API one (not claimed, as in test_sklearn_compat)."""
-    cases = []
-    for est, check in estimator_checks_generator(estimator, mark="skip"):
-        name = getattr(check, "func", check).__name__
-        if name != "check_array_api_input":
-            cases.append(pytest.param(est, check, id=name))
-    return cases
-
-
 @pytest.mark.parametrize(
     "estimator, check",
-    sklearn_checks(
-        NeymanPearson(GaussianNB(), max_false_alarm=0.25, calibration=2, random_state=0)
-    ),
+    check_cases([NeymanPearson(GaussianNB(), max_false_alarm=0.25, calibration=2, random_state=0)]),
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)

@@ -1,11 +1,11 @@
 import subprocess
 import sys
 
+import matplotlib
 import numpy as np
 import pytest
 from scipy.stats import multivariate_normal
 
-matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
@@ -62,12 +62,6 @@ class FakeThreeFeature(FakeTwoFeature):
     def __init__(self):
         super().__init__()
         self.n_features_in_ = 3
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 X = np.array([[-2.0, -1.0], [-1.5, 1.0], [1.5, -1.0], [2.0, 1.0]])
@@ -154,7 +148,8 @@ def test_draws_on_given_axes_and_sets_title():
 
 
 def test_feature_names_label_axes_and_grid_is_a_dataframe():
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
+
     est = FakeTwoFeature(feature_names=["weight_g", "color_nm"])
     ax = decision_regions(est, X, resolution=10)
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("weight_g", "color_nm")

@@ -3,12 +3,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import matplotlib
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.datasets import load_iris
 
-matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
@@ -46,12 +46,6 @@ PRIORS = dict(zip(FRUIT_CLASSES, FRUIT_PRIORS.tolist(), strict=True))
 SEED_LOSS = LossMatrix([[0, 2, 3], [1, 0, 2], [1, 1, 0]], classes=list(FRUIT_CLASSES))
 ORANGE_SHORTAGE = LossMatrix([[0, 100, 3], [1, 0, 2], [1, 100, 0]], classes=list(FRUIT_CLASSES))
 TAB10 = ["#1f77b4", "#ff7f0e", "#2ca02c"]
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture(scope="module")
@@ -269,7 +263,8 @@ def test_scatter_without_estimator_or_labels():
 
 
 def test_scatter_names_axes_after_dataframe_columns():
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
+
     ax = scatter(None, pd.DataFrame(X, columns=["weight_g", "color_nm"]), Y)
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("weight_g", "color_nm")
 
@@ -307,7 +302,8 @@ def test_slice_predictions_hold_the_other_features_at_their_means(iris):
 
 
 def test_slice_of_named_features_and_priors(iris):
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
+
     frame, y = load_iris(return_X_y=True, as_frame=True)
     model = QuadraticDiscriminant().fit(frame, y)
     s = slice_for(model, frame.assign(target=y), "sepal width (cm),petal width (cm)")
@@ -324,7 +320,8 @@ def test_slice_of_named_features_and_priors(iris):
 
 
 def test_slice_holds_categorical_features_at_their_most_frequent_value():
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
+
     rng = np.random.default_rng(0)
     df = pd.DataFrame(
         {
@@ -350,7 +347,8 @@ def test_slice_holds_categorical_features_at_their_most_frequent_value():
 
 
 def test_slice_through_integer_columns_and_unnamed_frames():
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
+
     rng = np.random.default_rng(1)
     df = pd.DataFrame({"n": rng.integers(0, 10, 90), "m": rng.integers(0, 10, 90)})
     df["z"] = rng.normal(size=90)

@@ -7,11 +7,11 @@ with the fitted attributes the function reads (``classes_``, ``parents_``, ...).
 import subprocess
 import sys
 
+import matplotlib
 import numpy as np
 import pytest
 from sklearn.exceptions import NotFittedError
 
-matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.image  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
@@ -50,12 +50,6 @@ class AODE:
 TREE = [(), (0,), (0,), (1,)]  # x0 -> x1 -> x3, x0 -> x2
 # KDB with k=2: x0 root, x1 <- x0, x2 <- x0,x1, x3 <- x1,x2, x4 <- x0,x3
 KDB2 = [(), (0,), (0, 1), (1, 2), (0, 3)]
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 def _nodes(ax):

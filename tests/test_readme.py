@@ -60,7 +60,7 @@ def test_deciding_example_runs_every_rule():
     lines = text.strip().splitlines()
     assert len(lines) == 6
     false_alarm, detection = map(float, lines[1].split())
-    assert false_alarm <= 0.05 + 0.02 and detection > 0.8
+    assert false_alarm <= 0.05 and detection > 0.8
     assert "[0." in lines[2] and "[0." in lines[3]
 
 
@@ -92,4 +92,3 @@ def test_out_of_core_example_at_a_small_scale(tmp_path, monkeypatch):
             rtol=1e-10,
         )
     assert isinstance(namespace["gnb"], GaussianNB) and isinstance(namespace["mnb"], MultinomialNB)
-    assert "[" in out.getvalue()

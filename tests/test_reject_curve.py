@@ -163,7 +163,8 @@ def test_bad_input(fruit_qda):
 
 # ------------------------------------------------------------------------------ the figure
 def test_plot_writes_a_png(tmp_path, fruit_qda):
-    matplotlib = pytest.importorskip("matplotlib")
+    import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

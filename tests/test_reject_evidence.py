@@ -109,7 +109,8 @@ def test_with_a_reject_row_the_labels_keep_the_actions_type():
 
 
 def test_dataframe_input_warns_nothing():
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
+
     X, y = _continuous(100, 3)
     frame = pd.DataFrame(X, columns=["a", "b", "c"])
     model = GaussianNB().fit(frame, y)

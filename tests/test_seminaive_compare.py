@@ -11,9 +11,6 @@ from sklearn.model_selection import StratifiedKFold
 
 from bayesrule import AODE, CategoricalNB
 
-pytest.importorskip("pandas")
-pytest.importorskip("palmerpenguins")  # in the test extra: never skipped in CI
-
 PATH = Path(__file__).parents[1] / "examples" / "seminaive_compare.py"
 
 

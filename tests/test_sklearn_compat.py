@@ -7,38 +7,16 @@ from registry import (
     DISCRETIZED,
     ESTIMATORS,
     SINGULAR_CHECK_DATA,
+    check_cases,
 )
-from sklearn.utils.estimator_checks import estimator_checks_generator
 
 from bayesrule.likelihoods import Gaussian
 from bayesrule.likelihoods.seminaive import DiscreteNetwork
 
-# bayesrule does not claim array-API support (its estimators compute with NumPy), and
-# scikit-learn's check for it only skips itself; it is left out rather than skipped.
-NOT_CLAIMED = {"check_array_api_input"}
-
-
-def _name(check) -> str:
-    return getattr(check, "func", check).__name__
-
-
-def _cases(estimators, expected=lambda estimator: {}):
-    cases = []
-    for estimator in estimators:
-        checks = estimator_checks_generator(
-            estimator, expected_failed_checks=expected(estimator), mark="xfail", xfail_strict=True
-        )
-        for item in checks:
-            est, check = item.values if hasattr(item, "values") else item
-            if _name(check) in NOT_CLAIMED:
-                continue
-            marks = getattr(item, "marks", ())
-            cases.append(pytest.param(est, check, marks=marks, id=f"{est!r}-{_name(check)}"))
-    return cases
-
 
 @pytest.mark.parametrize(
-    "estimator, check", _cases([make() for make in (*ESTIMATORS.values(), *DISCRETIZED.values())])
+    "estimator, check",
+    check_cases([make() for make in (*ESTIMATORS.values(), *DISCRETIZED.values())]),
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
@@ -58,7 +36,7 @@ def _expected_failures(estimator):
 
 
 @pytest.mark.parametrize(
-    "estimator, check", _cases([make() for make in DEFAULTS.values()], _expected_failures)
+    "estimator, check", check_cases([make() for make in DEFAULTS.values()], _expected_failures)
 )
 def test_sklearn_compatible_at_defaults(estimator, check):
     check(estimator)
