@@ -154,7 +154,7 @@ def run_text(echo=print):
     for text, label in zip(data.data, y, strict=True):
         echo(f"  {text!r:<34} {label}")
     echo(f"Vocabulary: {len(vocabulary)} words (one-letter words kept): {', '.join(vocabulary)}")
-    counts = np.vstack([np.asarray(X[y == c].sum(axis=0)).ravel() for c in classes])
+    counts = model.feature_count_
     totals = counts.sum(axis=1)
     echo("Words per class: " + ", ".join(f"{classes[c]} {int(totals[c])}" for c in order))
     echo(f"Laplace smoothing: P(word | class) = (count + 1) / (words in class + {len(vocabulary)})")

@@ -112,6 +112,8 @@ def _resolve(features, X) -> list[tuple[str, Likelihood, list, list[int]]]:
             "use BernoulliNB or MultinomialNB for sparse data."
         )
     names = _column_names(X)
+    if names is None and not hasattr(X, "dtype"):  # a list: one conversion, not one per column
+        X = np.asarray(X, dtype=object)
     n_features = _n_columns(X)
     if isinstance(features, str):
         if features != "auto":

@@ -26,10 +26,10 @@ def _priors_text(classes, values) -> str:
 
 
 def _loss_text(loss: LossMatrix) -> str:
+    if loss.is_zero_one():
+        return "zero-one loss"
     m, c = loss.matrix, loss.n_classes
     square = np.array_equal(m[:c], 1.0 - np.eye(c))
-    if square and not loss.has_reject:
-        return "zero-one loss"
     if square and np.ptp(m[c]) == 0:
         return f"zero-one loss, reject cost {m[c, 0]:g}"
     return "loss [" + "; ".join(" ".join(f"{v:g}" for v in row) for row in m) + "]"

@@ -11,6 +11,7 @@ from sklearn.metrics import log_loss
 
 from ._validation import encode_labels
 from .decision import conditional_risk
+from .decision._loss import is_zero_one_matrix
 
 __all__ = ["Report", "report"]
 
@@ -100,8 +101,7 @@ class Report:
 
     def _zero_one(self) -> bool:
         """Whether the loss was zero-one (the cost matrix repeats the confusion)."""
-        c = len(self.classes)
-        return self.loss.shape == (c, c) and np.array_equal(self.loss, 1.0 - np.eye(c))
+        return is_zero_one_matrix(self.loss)
 
     @property
     def n_samples(self) -> int:
@@ -185,14 +185,15 @@ class Report:
         return "\n".join(lines)
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """Plain-text table: first column left-aligned, the others right-aligned."""
+def _table(header: list[str], rows: list[list[str]], left: int = 1) -> list[str]:
+    """Plain-text table: the first ``left`` columns left-aligned, the others right-aligned."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
 
     def line(cells):
-        first = cells[0].ljust(widths[0])
-        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
-        return "  ".join([first, *rest]).rstrip()
+        return "  ".join(
+            c.ljust(w) if i < left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
 
     rule = "  ".join("-" * w for w in widths)
     return [line(header), rule, *(line(r) for r in rows)]

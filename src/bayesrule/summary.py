@@ -52,7 +52,7 @@ def summarize(estimator) -> str:
     lines += block(
         f"loss matrix (rows: actions {actions}; columns: classes)", estimator.loss_.matrix
     )
-    if hasattr(like, "describe") or not hasattr(like, "covariance"):  # it describes itself
+    if hasattr(like, "describe"):  # it describes itself
         names = names if names is not None else [f"x{j}" for j in range(estimator.n_features_in_)]
         lines += describe_likelihood(like, estimator.classes_.tolist(), [str(n) for n in names])
         return "\n".join(lines)

@@ -36,6 +36,7 @@ import warnings
 
 import numpy as np
 
+from ..report import _table
 from . import data as D
 from . import models as M
 from .errors import CLIError
@@ -125,8 +126,9 @@ def compare(X, y, names, *, cv: int = 5, random_state: int = 0, progress=None) -
                     est.fit(_rows(X, train), y[train])
                     seconds.append(time.perf_counter() - start)
                     columns = [position[c] for c in est.classes_.tolist()]
-                    proba[np.ix_(test, columns)] = est.predict_proba(_rows(X, test))
-                    decided[test] = est.predict(_rows(X, test))
+                    posterior = est.predict_proba(_rows(X, test))
+                    proba[np.ix_(test, columns)] = posterior
+                    decided[test] = est.classes_[posterior.argmax(axis=1)]  # zero-one loss
                     if progress is not None:
                         progress.advance(f"{name}: fold {k + 1}/{cv}")
                 row["accuracy"] = float(np.mean(decided == y))
@@ -150,7 +152,7 @@ def compare(X, y, names, *, cv: int = 5, random_state: int = 0, progress=None) -
     return results
 
 
-def _format(results, cv: int) -> list[str]:
+def _format(results) -> list[str]:
     header = ["rank", "model", "accuracy (%)", "log loss", "BIC", "fit (ms)"]
     rows = []
     for rank, r in enumerate(results, 1):
@@ -168,15 +170,7 @@ def _format(results, cv: int) -> list[str]:
                 f"{1000 * r['fit_seconds']:.1f}",
             ]
         )
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-
-    def line(cells):
-        return "  ".join(
-            c.ljust(w) if i in (0, 1) else c.rjust(w)
-            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        ).rstrip()
-
-    lines = [line(header), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
+    lines = _table(header, rows, left=2)
     notes = [f"{r['model']}: failed: {r['error']}" for r in results if r["error"] is not None]
     notes += [f"{r['model']}: warning: {w}" for r in results for w in r["warnings"][:2]]
     return lines + ([""] + notes if notes else [])
@@ -225,5 +219,5 @@ def run(args) -> int:
         f"{len(classes)} classes): {args.cv}-fold stratified cross-validation, "
         "best first by log loss"
     )
-    print("\n".join(_format(results, args.cv)))
+    print("\n".join(_format(results)))
     return 0

@@ -28,6 +28,13 @@ import numpy as np
 from .._validation import is_numeric_labels
 
 
+def is_zero_one_matrix(matrix) -> bool:
+    """Whether a loss matrix ``L[action, class]`` is the plain zero-one loss (C x C)."""
+    m = np.asarray(matrix)
+    c = m.shape[-1]
+    return m.shape == (c, c) and np.array_equal(m, 1.0 - np.eye(c))
+
+
 class LossMatrix:
     """Loss ``L[i, j]`` of taking action ``i`` when the true class is ``j``.
 
@@ -161,8 +168,7 @@ class LossMatrix:
 
     def is_zero_one(self) -> bool:
         """Whether this is the plain zero-one loss (decisions are then the argmax)."""
-        c = self.n_classes
-        return self.n_actions == c and np.array_equal(self.matrix, 1.0 - np.eye(c))
+        return is_zero_one_matrix(self.matrix)
 
     def __repr__(self) -> str:
         return f"LossMatrix({self.matrix.tolist()!r})"

@@ -34,6 +34,8 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
+from .._validation import encode_labels
+
 __all__ = ["estimate_priors", "shift_posteriors"]
 
 
@@ -93,8 +95,7 @@ def training_priors(estimator, y=None, sample_weight=None) -> np.ndarray:
             )
         y = np.asarray(y)
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        position = {c: i for i, c in enumerate(classes.tolist())}
-        idx = np.array([position[c] for c in y.tolist()], dtype=np.intp)
+        idx = encode_labels(y, np.asarray(classes))
         prior = np.bincount(idx, weights=w, minlength=len(classes)).astype(np.float64)
         prior /= prior.sum()
     prior = np.asarray(prior, dtype=np.float64)

@@ -178,10 +178,10 @@ class Kernel(Likelihood):
                     f"position {c}, so its density there is unknown; give that class data "
                     "for the feature, or drop the feature."
                 )
+        rows = np.array([(~np.isnan(v)).sum(axis=0) for v in stats.values])  # observed
         if isinstance(rule, float):
             h = np.full((C, d), rule)
         else:
-            rows = np.array([(~np.isnan(v)).sum(axis=0) for v in stats.values])
             light = (totals <= 1.0) & (rows > 1)
             if light.any():
                 c, j = np.argwhere(light)[0]
@@ -204,7 +204,7 @@ class Kernel(Likelihood):
         self.log_norm_ = -(np.log(h) + np.log(totals) + LOG_SQRT_2PI)
         # each class's rows sorted by each feature (NaN last), and the observed counts
         self._order = [np.argsort(v, axis=0, kind="stable") for v in stats.values]
-        self._n_observed = np.array([(~np.isnan(v)).sum(axis=0) for v in stats.values])
+        self._n_observed = rows
         self.stats_, self.pending_ = stats, None
         return self
 
