@@ -193,8 +193,9 @@ class OneDependence(DiscreteNetwork):
                 rows = start + np.flatnonzero(which[start : start + k] == t)
                 if rows.size == 0:
                     continue
-                if p not in tables:
-                    tables[p] = [self.table(p)[1], *(self.table(j, (p,))[1] for j in others)]
+                if p not in tables:  # all of p's pair counts in one pass
+                    counts = [self.stats_.single(p), *self.stats_.blocks([(p, j) for j in others])]
+                    tables[p] = [proba(n, self.alpha) for n in counts]
                 self._draw(codes, rows, p, (), tables[p][0][c], rng, c)
                 for j, table in zip(others, tables[p][1:], strict=True):
                     self._draw(codes, rows, j, (p,), table[c], rng, c)
