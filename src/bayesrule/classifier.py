@@ -239,14 +239,17 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         while the block is in cache.
         """
         out = np.empty((X.shape[0], len(self.classes_)))
-        for rows, joint in self._joint_blocks(X, relative=relative, priors=priors):
-            out[rows] = (joint if then is None else then(joint)).T
+        for rows, result in self._joint_blocks(X, relative=relative, priors=priors, then=then):
+            out[rows] = result.T
         return out
 
-    def _joint_blocks(self, X, *, relative: bool, priors=None):
-        """Row slices and their class-major joint log-probabilities (C, rows)."""
+    def _joint_blocks(self, X, *, relative: bool, priors=None, then=None):
+        """Row slices and their class-major joint log-probabilities (C, rows), or what
+        ``then`` makes of them (computed where the block is, in a worker thread for the
+        families that use them)."""
         log_prior = log_priors(self._prior(priors))[:, None]
-        for rows, joint in self.likelihood_.class_major_blocks(X, relative=relative):
+
+        def finish(rows, joint):
             joint += log_prior
             if not np.isfinite(joint.max(axis=0)).all():
                 reason = self.likelihood_.describe_impossible(X[rows])
@@ -257,7 +260,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                     "(no finite log-likelihood); rescale the features (e.g. standardise "
                     "them) before fitting and predicting."
                 )
-            yield rows, joint
+            return joint if then is None else then(joint)
+
+        return self.likelihood_.class_major_blocks(X, relative=relative, finish=finish)
 
     @blockwise("classes")
     def log_likelihood(self, X) -> np.ndarray:
@@ -287,8 +292,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         self._density_only("the evidence p(x)")
         X = self._validated(X)
         out = np.empty(X.shape[0])
-        for rows, joint in self._joint_blocks(X, relative=False, priors=priors):
-            out[rows] = normalize_log(joint, axis=0)[1]
+        evidence = lambda joint: normalize_log(joint, axis=0)[1]  # noqa: E731
+        for rows, values in self._joint_blocks(X, relative=False, priors=priors, then=evidence):
+            out[rows] = values
         return out
 
     @blockwise("classes")
@@ -322,9 +328,14 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         and ``risk`` are unaffected. E.g. ``np.quantile(clf.log_evidence(X_train), 0.01)``.
         """
         self._ready()
-        if self.loss_.is_zero_one():
-            joint = self._joint(self._validated(X), relative=True, priors=priors)
-            out = self.actions_[np.argmax(joint, axis=1)]
+        if self.loss_.is_zero_one():  # the class of highest joint, block by block
+            checked = self._validated(X)
+            best = np.empty(checked.shape[0], dtype=np.intp)
+            first_best = lambda joint: np.argmax(joint, axis=0)  # noqa: E731
+            blocks = self._joint_blocks(checked, relative=True, priors=priors, then=first_best)
+            for rows, labels in blocks:
+                best[rows] = labels
+            out = self.actions_[best]
         else:
             out = self.actions_[bayes_action(self.predict_proba(X, priors=priors), self.loss_)]
         if reject_below_evidence is None:

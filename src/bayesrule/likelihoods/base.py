@@ -103,19 +103,24 @@ class Likelihood(BaseEstimator):
         """Why some row of ``X`` has no finite log-likelihood in any class, or None."""
         return None
 
-    def class_major_blocks(self, X, *, relative: bool) -> Iterator[tuple[slice, np.ndarray]]:
+    def class_major_blocks(
+        self, X, *, relative: bool, finish=None
+    ) -> Iterator[tuple[slice, np.ndarray]]:
         """Row slices of ``X`` and their log-likelihoods, shape (C, rows) each.
 
         With ``relative=True`` a family may leave out a term that depends on the row but
-        not on the class (posteriors are unchanged by it).
+        not on the class (posteriors are unchanged by it). ``finish(rows, block)``, if
+        given, is applied to each block where it is computed (by the worker thread, for
+        families that use them), and its result is yielded instead of the block.
         """
         self.check_ready()
         n, d = X.shape
         step = max(1, min(self._row_block(d), n))
-        with np.errstate(over="ignore", invalid="ignore"):  # overflow: -inf, reported later
-            for start in range(0, n, step):
-                rows = slice(start, min(start + step, n))
-                yield rows, self._class_major(X[rows], relative)
+        for start in range(0, n, step):
+            rows = slice(start, min(start + step, n))
+            with np.errstate(over="ignore", invalid="ignore"):  # overflow: -inf, reported later
+                block = self._class_major(X[rows], relative)
+            yield rows, block if finish is None else finish(rows, block)
 
     def _evaluate(self, X, relative: bool) -> np.ndarray:
         self.check_ready()

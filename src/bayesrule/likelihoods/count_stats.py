@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from . import kernels
 from .base import BLOCK_BYTES
 from .threads import n_threads
 
@@ -202,10 +203,14 @@ def _sparse_sums(X, y, n_classes, w, values, name):
             f"binarize={values!r} is negative: every implicit zero of a sparse matrix would "
             "count as 1. Use binarize >= 0, or pass a dense array."
         )
-    nan = check_values(X.data, values, name, locate(X))
     size = n_classes * d
     # the key of a non-zero: class * d + column (int32 where that fits)
     offset = (y * d).astype(np.int32 if size < 2**31 else np.int64)
+    if kernels.enabled():
+        if values is None:  # 0/1 data: checked apart (the kernel checks only counts)
+            check_values(X.data, values, name, locate(X))
+        return _compiled_sums(X, y, offset, w, values, name, n_classes, d)
+    nan = check_values(X.data, values, name, locate(X))
     # threads pay when each has chunks of more non-zeros than the C * d accumulator
     workers = min(n_threads(), int(X.nnz // (2 * size)), int(MAX_ACCUMULATOR_BYTES // (8 * size)))
     chunk = CHUNK_NNZ if workers <= 1 else max(THREAD_CHUNK_NNZ, size)
@@ -239,6 +244,36 @@ def _sparse_sums(X, y, n_classes, w, values, name):
                     missing += miss
     shape = (n_classes, d)
     return feature_sum.reshape(shape), None if missing is None else missing.reshape(shape)
+
+
+def _compiled_sums(X, y, offset, w, values, name, n_classes: int, d: int):
+    """``_sparse_sums`` by the compiled kernel: one pass over the non-zeros, which also
+    finds the NaN and the smallest value (refused if < 0). Each worker sums the rows of
+    its own classes, about the same number of non-zeros each, into its own part of one
+    accumulator: no per-worker copies, and every sum in row order."""
+    w = np.ones(X.shape[0]) if w is None else w
+    threshold = values if values is not None and not isinstance(values, str) else None
+    per_class = np.cumsum(np.bincount(y, weights=np.diff(X.indptr), minlength=n_classes))
+    workers = max(1, min(n_threads(), n_classes, X.nnz // THREAD_CHUNK_NNZ))
+    cuts = np.searchsorted(per_class, per_class[-1] * np.arange(1, workers) / workers)
+    bounds = np.unique(np.concatenate([[0], cuts + 1, [n_classes]]).clip(0, n_classes))
+    groups = [range(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    total, missing = np.zeros(n_classes * d), np.zeros(n_classes * d)  # pages untouched
+    # unless written
+
+    def run(classes: range):
+        return kernels.class_sums(X, y, classes, offset, w, threshold, total, missing)
+
+    if len(groups) > 1:
+        with ThreadPoolExecutor(len(groups)) as pool:
+            results = list(pool.map(run, groups))
+    else:
+        results = [run(g) for g in groups]
+    if isinstance(values, str) and min(r[0] for r in results) < 0:
+        check_values(X.data, values, name, locate(X))  # raises, naming the entry
+    nan = sum(r[1] for r in results) > 0
+    shape = (n_classes, d)
+    return total.reshape(shape), missing.reshape(shape) if nan else None
 
 
 def _row_bounds(indptr, chunk: int) -> np.ndarray:

@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import scipy.sparse as sp
 
+from . import kernels
 from .base import BLOCK_BYTES, Likelihood, check_alpha
 from .count_stats import (
     COUNTS,
@@ -70,19 +71,19 @@ class CountLikelihood(Likelihood):
     def _row_block(self, n_features: int) -> int:
         return max(64, BLOCK_BYTES // (8 * (2 * n_features + 4 * self.n_classes_)))
 
-    def class_major_blocks(self, X, *, relative: bool):
+    def class_major_blocks(self, X, *, relative: bool, finish=None):
         """Row slices and log-likelihoods (C, rows), in row order.
 
         Sparse blocks are sized by their non-zeros, sliced from the matrix's arrays, and
-        evaluated by worker threads (scipy's sparse products release the GIL) while the
-        caller turns the previous blocks into posteriors.
+        evaluated (and finished, see the base class) by worker threads: the kernels and
+        scipy's sparse products release the GIL.
         """
         self.check_ready()
-        if self.positive_only:  # negative counts are refused at prediction as at fit
-            check_values(X.data if sp.issparse(X) else X, COUNTS, type(self).__name__, locate(X))
         n, d = X.shape
         if not sp.issparse(X):
-            yield from super().class_major_blocks(X, relative=relative)
+            if self.positive_only:  # negative counts are refused at prediction as at fit
+                check_values(X, COUNTS, type(self).__name__, locate(X))
+            yield from super().class_major_blocks(X, relative=relative, finish=finish)
             return
         per_row = 16 * self.n_classes_ + 12 * X.nnz / max(n, 1) + 64
         step = max(64, min(int(BLOCK_BYTES / per_row), n))
@@ -90,12 +91,13 @@ class CountLikelihood(Likelihood):
         workers = min(len(slices), n_threads(), 1 + X.nnz // THREAD_CHUNK_NNZ)
         if workers <= 1:
             for rows in slices:
-                yield rows, self._sparse_block(X, rows, relative)
+                yield rows, self._sparse_block(X, rows, relative, finish)
             return
         with ThreadPoolExecutor(workers) as pool:
             pending = deque()
             for rows in slices:
-                pending.append((rows, pool.submit(self._sparse_block, X, rows, relative)))
+                job = pool.submit(self._sparse_block, X, rows, relative, finish)
+                pending.append((rows, job))
                 if len(pending) > 2 * workers:  # bounded memory: a few blocks in flight
                     done, future = pending.popleft()
                     yield done, future.result()
@@ -103,15 +105,25 @@ class CountLikelihood(Likelihood):
                 done, future = pending.popleft()
                 yield done, future.result()
 
-    def _sparse_block(self, X, rows: slice, relative: bool) -> np.ndarray:
-        """``_class_major`` of the CSR rows ``rows`` (built from slices of X's arrays)."""
+    def _sparse_block(self, X, rows: slice, relative: bool, finish=None):
+        """``_class_major`` of the CSR rows ``rows`` (built from slices of X's arrays),
+        then ``finish``; negative counts are refused here, naming their row in X."""
         lo, hi = int(X.indptr[rows.start]), int(X.indptr[rows.stop])
         block = sp.csr_array(
             (X.data[lo:hi], X.indices[lo:hi], X.indptr[rows.start : rows.stop + 1] - lo),
             shape=(rows.stop - rows.start, X.shape[1]),
         )
+        if self.positive_only:
+            where = locate(block)
+            check_values(
+                block.data,
+                COUNTS,
+                type(self).__name__,
+                lambda k: (where(k)[0] + rows.start, where(k)[1]),
+            )
         with np.errstate(over="ignore", invalid="ignore"):
-            return self._class_major(block, relative)
+            out = self._class_major(block, relative)
+        return out if finish is None else finish(rows, out)
 
     # ----------------------------------------------------------------- linear form
     def linear_coef(self) -> np.ndarray:
@@ -196,8 +208,15 @@ def zero_nan(X):
     return np.where(mask, 0.0, X), mask.astype(np.float64)
 
 
+def observed_times_t(X, W_t: np.ndarray) -> np.ndarray:
+    """``(X @ W_t).T`` with missing values (NaN) counting as 0, class-major (C, rows)."""
+    if sp.issparse(X):
+        return kernels.csr_times_t(sp.csr_array(X), W_t)
+    return matmul_t(zero_nan(X)[0], W_t)
+
+
 def matmul_t(X, W_t: np.ndarray) -> np.ndarray:
     """``(X @ W_t).T`` for a dense or CSR block: class-major (C, rows), float64."""
     if sp.issparse(X):  # class-major and contiguous: reductions over classes vectorise
-        return np.ascontiguousarray((X @ W_t).T)
+        return kernels.csr_times_t(sp.csr_array(X), W_t)
     return W_t.T @ X.T if X.dtype == np.float64 else W_t.T @ X.T.astype(np.float64)

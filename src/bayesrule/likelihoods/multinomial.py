@@ -13,7 +13,7 @@ import scipy.sparse as sp
 
 from .base import Undetermined
 from .count_stats import CountStats
-from .counts import CountLikelihood, matmul_t, zero_nan
+from .counts import CountLikelihood, matmul_t, observed_times_t
 
 
 def _multinomial_sample(theta, stats: CountStats, counts, rng) -> np.ndarray:
@@ -89,17 +89,20 @@ class Multinomial(CountLikelihood):
         alpha = self._start(stats)
         smoothed, total = _smoothed_theta(stats, alpha)
         with np.errstate(divide="ignore"):
-            self.feature_log_prob_ = np.log(smoothed) - np.log(total)
-        zero = self.feature_log_prob_ == -np.inf
-        self.coef_t_ = np.ascontiguousarray(np.where(zero, 0.0, self.feature_log_prob_).T)
+            self.feature_log_prob_ = log_prob = np.log(smoothed) - np.log(total)
+        if alpha > 0:  # every theta > 0
+            zero = np.zeros(log_prob.shape, dtype=bool)
+        else:
+            zero = log_prob == -np.inf
+            log_prob = np.where(zero, 0.0, log_prob)
+        self.coef_t_ = np.ascontiguousarray(log_prob.T)
         self.zero_ = zero  # (C, d): probability 0 (alpha = 0 only)
         self.zero_columns_ = np.flatnonzero(zero.any(axis=0))
         return self._finish(stats)
 
     # ----------------------------------------------------------------- evaluation
     def _class_major(self, X, relative: bool) -> np.ndarray:
-        X, _ = zero_nan(X)
-        out = matmul_t(X, self.coef_t_)
+        out = observed_times_t(X, self.coef_t_)
         cols = self.zero_columns_
         if cols.size:  # a positive count where theta is 0: probability 0, not 0 * -inf
             present = X[:, cols] > 0
@@ -211,7 +214,7 @@ class Complement(CountLikelihood):
         return self._finish(stats)
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
-        return matmul_t(zero_nan(X)[0], self.coef_t_)
+        return observed_times_t(X, self.coef_t_)
 
     def n_parameters(self) -> int:
         """Free parameters of the count model behind the weights: ``C (d - 1)``."""

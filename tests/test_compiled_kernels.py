@@ -1,0 +1,116 @@
+"""The compiled (numba) kernels of the sparse count families against their NumPy/SciPy
+fallbacks (``BAYESRULE_NO_NUMBA=1``): the same numbers, the same errors."""
+
+import numba  # noqa: F401  (a test extra: the compiled path must be the one tested)
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from bayesrule import BernoulliNB, ComplementNB, MultinomialNB
+from bayesrule.likelihoods import kernels
+from bayesrule.likelihoods.count_stats import THREAD_CHUNK_NNZ, count_statistics
+
+
+@pytest.fixture
+def fallback(monkeypatch):
+    """A function running ``call`` with the kernels switched off."""
+
+    def run(call):
+        with monkeypatch.context() as m:
+            m.setenv(kernels.DISABLE_ENV, "1")
+            assert not kernels.enabled()
+            return call()
+
+    return run
+
+
+def counts(n, d, n_classes, seed, nan=False, density=0.05):
+    rng = np.random.default_rng(seed)
+    X = sp.random_array((n, d), density=density, rng=rng, format="csr")
+    X.data = np.ceil(X.data * 5)
+    if nan:
+        X.data[rng.random(X.nnz) < 0.05] = np.nan
+    y = rng.integers(0, n_classes, n)
+    y[:n_classes] = np.arange(n_classes)
+    return X, y
+
+
+def test_the_kernels_are_in_use():
+    assert kernels.enabled()
+
+
+@pytest.mark.parametrize("nan", [False, True])
+def test_scores_equal_the_sparse_product(fallback, nan):
+    X, _ = counts(500, 300, 7, 0, nan=nan)
+    W_t = np.random.default_rng(1).normal(size=(300, 7))
+    compiled = kernels.csr_times_t(X, W_t)
+    expected = (sp.csr_array((np.nan_to_num(X.data), X.indices, X.indptr), X.shape) @ W_t).T
+    np.testing.assert_array_equal(compiled, expected)  # same terms, same order
+    np.testing.assert_array_equal(fallback(lambda: kernels.csr_times_t(X, W_t)), compiled)
+
+
+@pytest.mark.parametrize("values", ["counts", 0.5, None])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_class_sums_equal_the_fallback(fallback, monkeypatch, values, weighted):
+    X, y = counts(3000, 400, 5, 2, nan=True)
+    if values is None:
+        X.data = np.where(np.isnan(X.data), np.nan, 1.0)
+    w = np.random.default_rng(3).random(3000) * 3 if weighted else None
+    # enough non-zeros per worker that both paths use their threads
+    monkeypatch.setattr("bayesrule.likelihoods.count_stats.THREAD_CHUNK_NNZ", 1000)
+    compiled = count_statistics(X, y, 5, w, values=values)
+    plain = fallback(lambda: count_statistics(X, y, 5, w, values=values))
+    for a, b in [
+        (compiled.feature_sum, plain.feature_sum),
+        (compiled.observed, plain.observed),
+        (compiled.class_weight, plain.class_weight),
+    ]:
+        if weighted:  # the fallback's threads add partial sums in another grouping
+            np.testing.assert_allclose(a, b, rtol=1e-13, atol=0)
+        else:
+            np.testing.assert_array_equal(a, b)
+    assert THREAD_CHUNK_NNZ > 1000  # the patch above changed the module's value only
+
+
+@pytest.mark.parametrize("model", [MultinomialNB(), BernoulliNB(), ComplementNB()])
+def test_models_equal_the_fallback(fallback, model):
+    X, y = counts(2000, 150, 4, 4, nan=True)
+    w = np.arange(2000) % 3 + 1.0
+    fitted = model.fit(X, y, sample_weight=w)
+    proba, labels = fitted.predict_proba(X), fitted.predict(X)
+    plain = fallback(lambda: type(model)().fit(X, y, sample_weight=w))
+    np.testing.assert_array_equal(fitted.feature_log_prob_, plain.feature_log_prob_)
+    np.testing.assert_allclose(fallback(lambda: plain.predict_proba(X)), proba, rtol=1e-13)
+    np.testing.assert_array_equal(fallback(lambda: plain.predict(X)), labels)
+
+
+@pytest.mark.parametrize("where", ["fit", "predict"])
+def test_negative_counts_name_their_row_on_both_paths(fallback, where):
+    X, y = counts(400, 50, 3, 5)
+    X = X.tolil()
+    X[237, 11] = -2.0
+    X = X.tocsr()
+    model = MultinomialNB()
+    if where == "predict":
+        model.fit(abs(X), y)
+        call = lambda: model.predict(X)  # noqa: E731
+    else:
+        call = lambda: MultinomialNB().fit(X, y)  # noqa: E731
+    message = r"feature 11 has the negative value -2\.0 \(row 237\)"
+    with pytest.raises(ValueError, match=message):
+        call()
+    with pytest.raises(ValueError, match=message):
+        fallback(call)
+
+
+def test_many_row_blocks_in_threads_name_the_right_row(monkeypatch):
+    """Prediction checks each block in its worker: the row is counted from X's start."""
+    X, y = counts(5000, 40, 3, 6, density=0.3)
+    model = MultinomialNB().fit(X, y)
+    X = X.tolil()
+    X[4321, 7] = -1.0
+    X = X.tocsr()
+    monkeypatch.setattr("bayesrule.likelihoods.counts.BLOCK_BYTES", 20_000)
+    monkeypatch.setattr("bayesrule.likelihoods.counts.THREAD_CHUNK_NNZ", 100)
+    with pytest.raises(ValueError, match=r"\(row 4321\)"):
+        model.predict_proba(X)
