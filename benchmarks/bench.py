@@ -30,9 +30,13 @@ covariances differ (QDA is meaningful). Only one size's data is alive at a time.
 Sparse sizes (MultinomialNB and BernoulliNB, against scikit-learn's on the same CSR
 matrix): word counts of C classes, each row a Poisson(K) number of draws from its class's
 distribution over d features (a shuffled Zipf-like profile, perturbed per class), counts
-1, 2, ... (geometric), duplicates summed. After ``fit`` and ``predict_proba`` the peak
-traced memory (``tracemalloc``) of one fit + predict_proba of each library is also
-reported, next to the size of the matrix itself.
+1, 2, ... (geometric), duplicates summed.
+
+Memory: after the timed runs, every row's call runs once more per library under
+``tracemalloc`` (NumPy's and SciPy's arrays are traced; BLAS work buffers are not), and
+the peak traced bytes above what was allocated before the call (the fitted model and
+the output included) go into the "MiB" columns, beside the data's own size.
+``--no-memory`` skips these runs.
 
 Categorical sizes (``aode``, ``quick-aode``; the semi-naive rows): integer codes 0 .. 4
 (5 values per attribute) from :func:`bayesrule.datasets.dependent_pairs` with
@@ -312,11 +316,11 @@ def _lda_target(operation: str, n_classes: int, baseline: str) -> float:
 
 
 def _count_nb_target(operation: str, n_classes: int, baseline: str) -> float:
-    return 2.0 if operation == "fit" else 1.0
+    return {"fit": 3.0, "predict": 2.0}.get(operation, 1.0)
 
 
 def _gmm_target(operation: str, n_classes: int, baseline: str) -> float:
-    return 2.0
+    return 3.0 if operation == "EM iteration" else 2.0
 
 
 def _no_target(operation: str, n_classes: int, baseline: str) -> float:
@@ -454,6 +458,8 @@ class Row:
     target: float
     agreement: str
     error: str = ""
+    memory: tuple[float | None, float | None] = (None, None)  # peak bytes: sklearn, bayesrule
+    data_bytes: float | None = None  # the size of X (set by main)
 
     @property
     def ratio(self) -> float | None:
@@ -574,10 +580,12 @@ def bench_model(
     y: np.ndarray,
     repeat: int,
     profile: int,
+    memory: bool,
     held_out: HeldOut | None = None,
 ) -> list[Row]:
     """Time fit and the prediction operations of one model against its baselines; with
-    ``held_out``, the fit rows' agreement column scores every model on those rows."""
+    ``held_out``, the fit rows' agreement column scores every model on those rows;
+    with ``memory``, each row's peak traced memory."""
     rows: list[Row] = []
 
     def make_bayesrule() -> Any:
@@ -610,6 +618,7 @@ def bench_model(
     fit_repeat = repeat if want_fit else 1
     fits = time_alternating(fit_calls(model.baselines), fit_repeat)
     br_fit = fits.get("bayesrule")
+    fit_peaks = peaks(fit_calls(model.baselines), fits) if memory and want_fit else {}
 
     if want_fit:
         for baseline in model.baselines:
@@ -633,6 +642,7 @@ def bench_model(
                     model.targets("fit", size.n_classes, baseline.label),
                     agreement,
                     "; ".join(e for e in (sk_fit.error, br_fit.error if br_fit else "") if e),
+                    (fit_peaks.get(baseline.label), fit_peaks.get("bayesrule")),
                 )
             )
             print_progress(rows[-1])
@@ -643,7 +653,7 @@ def bench_model(
 
     for operation in model.operations[1:]:
         if size.wants(model.key, operation):
-            rows += bench_prediction(model, operation, size, X, fits, repeat, profile)
+            rows += bench_prediction(model, operation, size, X, fits, repeat, profile, memory)
     del fits
     gc.collect()
     return rows
@@ -657,6 +667,7 @@ def bench_prediction(
     fits: dict[str, Timed],
     repeat: int,
     profile: int,
+    memory: bool,
 ) -> list[Row]:
     """Time one prediction method (``predict_proba``, ``predict``) of the fitted models."""
     rows: list[Row] = []
@@ -667,6 +678,7 @@ def bench_prediction(
             calls[label] = lambda m=entry.result: getattr(m, operation)(X)
     timed = time_alternating(calls, repeat)
     br_timed = timed.get("bayesrule")
+    peaked = peaks(calls, timed) if memory else {}
     for baseline in model.baselines:
         sk_timed = timed.get(baseline.label, Timed(error=fits[baseline.label].error))
         br_error = br_fit.error if br_fit is not None and br_fit.error else ""
@@ -686,6 +698,7 @@ def bench_prediction(
                 model.targets(operation, size.n_classes, baseline.label),
                 agreement,
                 "; ".join(e for e in (sk_timed.error, br_error) if e),
+                (peaked.get(baseline.label), peaked.get("bayesrule")),
             )
         )
         print_progress(rows[-1])
@@ -704,7 +717,13 @@ EM_ITERATIONS = 10
 
 
 def bench_mixture(
-    model: Model, module: Any | None, size: Size, X: np.ndarray, y: np.ndarray, repeat: int
+    model: Model,
+    module: Any | None,
+    size: Size,
+    X: np.ndarray,
+    y: np.ndarray,
+    repeat: int,
+    memory: bool,
 ) -> list[Row]:
     """Gaussian mixtures fitted by EM: bayesrule's ``fit_mixture`` and ``Mixture`` against
     scikit-learn's ``GaussianMixture`` (full covariances, reg_covar=1e-6).
@@ -770,6 +789,7 @@ def bench_mixture(
         if br_call is not None:
             calls["bayesrule"] = br_call
         timed = time_alternating(calls, repeat)
+        peaked = peaks(calls, timed) if memory else {}
         sk, br = timed["GaussianMixture"], timed.get("bayesrule")
         agreement = "-"
         if sk.seconds is not None and br is not None and br.seconds is not None:
@@ -792,6 +812,7 @@ def bench_mixture(
                 model.targets(operation, K, "GaussianMixture"),
                 agreement,
                 "; ".join(e for e in (sk.error, br.error if br else "") if e),
+                (peaked.get("GaussianMixture"), peaked.get("bayesrule")),
             )
         )
         print_progress(rows[-1])
@@ -799,7 +820,8 @@ def bench_mixture(
 
 
 def peak_memory(call: Callable[[], Any]) -> float:
-    """Peak bytes traced by ``tracemalloc`` (NumPy and SciPy arrays included) during ``call``."""
+    """Peak bytes traced by ``tracemalloc`` (NumPy and SciPy arrays included) during
+    ``call``, above what was traced when it started (its result included)."""
     gc.collect()
     tracemalloc.start()
     try:
@@ -809,28 +831,18 @@ def peak_memory(call: Callable[[], Any]) -> float:
         tracemalloc.stop()
 
 
-def memory_lines(model: Model, bayesrule_cls: Any | None, size: Size, X: Any, y: Any) -> list[str]:
-    """Peak memory of one fit + predict_proba of each library, beside the data's size."""
-    makers = {b.label: b.make for b in model.baselines}
-    if bayesrule_cls is not None:
-        makers["bayesrule"] = lambda: bayesrule_cls(**model.bayesrule_kwargs)
-    parts = []
-    for label, make in makers.items():
-        try:
-            peak = peak_memory(lambda make=make: make().fit(X, y).predict_proba(X))
-        except Exception as exc:  # report and go on
-            parts.append(f"{label} failed ({type(exc).__name__})")
+def peaks(calls: dict[str, Callable[[], Any]], timed: dict[str, Timed]) -> dict[str, float]:
+    """Peak traced memory of one more run of each call that ran without error."""
+    out = {}
+    for label, call in calls.items():
+        entry = timed.get(label)
+        if entry is None or entry.seconds is None:
             continue
-        parts.append(
-            f"{'bayesrule' if label == 'bayesrule' else 'sklearn'} {peak / 2**20:,.0f} MiB"
-        )
-    line = (
-        f"peak memory of fit + predict_proba, {model.label} at {size.shape} "
-        f"(matrix {data_bytes(X) / 2**20:,.0f} MiB, posteriors "
-        f"{size.n * size.n_classes * 8 / 2**20:,.0f} MiB): " + ", ".join(parts)
-    )
-    print("  " + line, flush=True)
-    return [line]
+        try:
+            out[label] = peak_memory(call)
+        except Exception:  # the timed runs worked; report no memory rather than stop
+            continue
+    return out
 
 
 # --------------------------------------------------------------------------- report
@@ -849,14 +861,30 @@ HEADERS = (
     "vs sklearn",
     "operation",
     "n x d x C",
+    "data MiB",
     "sklearn s",
     "bayesrule s",
     "ratio",
     "target",
     "status",
+    "sklearn MiB",
+    "bayesrule MiB",
     "agreement",
 )
-RIGHT = {"n x d x C", "sklearn s", "bayesrule s", "ratio", "target"}
+RIGHT = {
+    "n x d x C",
+    "data MiB",
+    "sklearn s",
+    "bayesrule s",
+    "ratio",
+    "target",
+    "sklearn MiB",
+    "bayesrule MiB",
+}
+
+
+def fmt_mib(n_bytes: float | None) -> str:
+    return "-" if n_bytes is None else f"{n_bytes / 2**20:,.0f}"
 
 
 def table_cells(row: Row) -> list[str]:
@@ -865,11 +893,14 @@ def table_cells(row: Row) -> list[str]:
         row.baseline,
         row.operation,
         row.size.shape,
+        fmt_mib(row.data_bytes),
         fmt_seconds(row.t_sklearn),
         fmt_seconds(row.t_bayesrule),
         fmt_ratio(row.ratio),
         f">= {row.target:g}x" if row.target > 0 else "-",
         row.status,
+        fmt_mib(row.memory[0]),
+        fmt_mib(row.memory[1]),
         row.error or row.agreement,
     ]
 
@@ -982,7 +1013,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--no-memory",
         dest="memory",
         action="store_false",
-        help="skip the peak-memory measurement (tracemalloc) of the sparse models",
+        help="skip the peak-memory runs (tracemalloc; one more run per row and library)",
     )
     parser.add_argument(
         "--profile",
@@ -1036,7 +1067,6 @@ def main(argv: list[str] | None = None) -> int:
     print(flush=True)
 
     rows: list[Row] = []
-    memory: list[str] = []
     for size in args.sizes:
         active = [
             m
@@ -1063,22 +1093,38 @@ def main(argv: list[str] | None = None) -> int:
             f"generated in {time.perf_counter() - start:.1f} s; best of {repeat}",
             flush=True,
         )
+        first = len(rows)
         for model in active:
             if model.data == "mixture":
-                rows += bench_mixture(model, classes.get(model.key), size, X, y, repeat)
+                rows += bench_mixture(
+                    model, classes.get(model.key), size, X, y, repeat, args.memory
+                )
                 continue
             rows += bench_model(
-                model, classes.get(model.key), size, X, y, repeat, args.profile, held_out
+                model,
+                classes.get(model.key),
+                size,
+                X,
+                y,
+                repeat,
+                args.profile,
+                args.memory,
+                held_out,
             )
-            if size.kind == "sparse" and args.memory:
-                memory += memory_lines(model, classes.get(model.key), size, X, y)
+        for row in rows[first:]:
+            row.data_bytes = data_bytes(X)
         del X, y, held_out
         gc.collect()
 
-    table = render_table(rows)
+    compared_rows = [r for r in rows if r.target > 0]
+    other_rows = [r for r in rows if r.target <= 0]
+    table = render_table(compared_rows)
+    if other_rows:
+        table += (
+            "\n\nInformational (bayesrule models that scikit-learn does not have, timed "
+            "beside its nearest model; no target):\n\n" + render_table(other_rows)
+        )
     print("\n" + table)
-    if memory:
-        print("\n" + "\n".join(memory))
     misses = [r for r in rows if r.status in ("MISS", "ERROR")]
     errors = [r for r in rows if r.status == "ERROR"]
     compared = sum((r.ratio is not None and r.target > 0) or bool(r.error) for r in rows)
@@ -1098,11 +1144,10 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.output, "w", encoding="utf-8") as fh:
             fh.write("# bayesrule vs scikit-learn\n\n")
             fh.write("ratio = sklearn time / bayesrule time (> 1: bayesrule is faster); ")
-            fh.write("times are the best of the repeats, in seconds.\n\n")
+            fh.write("times are the best of the repeats, in seconds; MiB: the data's size, ")
+            fh.write("and each library's peak traced memory during the call (tracemalloc).\n\n")
             fh.write("".join(f"- {line}\n" for line in header + [f"note: {n}" for n in notes]))
             fh.write("\n" + table + "\n\n" + summary + "\n")
-            if memory:
-                fh.write("\n" + "".join(f"- {line}\n" for line in memory))
         print(f"wrote {args.output}")
     return 1 if errors else 0
 
