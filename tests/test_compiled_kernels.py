@@ -8,7 +8,7 @@ import scipy.sparse as sp
 
 from bayesrule import BernoulliNB, ComplementNB, MultinomialNB
 from bayesrule.likelihoods import kernels
-from bayesrule.likelihoods.count_stats import THREAD_CHUNK_NNZ, count_statistics
+from bayesrule.likelihoods.count_stats import count_statistics
 
 
 @pytest.fixture
@@ -69,7 +69,6 @@ def test_class_sums_equal_the_fallback(fallback, monkeypatch, values, weighted):
             np.testing.assert_allclose(a, b, rtol=1e-13, atol=0)
         else:
             np.testing.assert_array_equal(a, b)
-    assert THREAD_CHUNK_NNZ > 1000  # the patch above changed the module's value only
 
 
 @pytest.mark.parametrize("model", [MultinomialNB(), BernoulliNB(), ComplementNB()])

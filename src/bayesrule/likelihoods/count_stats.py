@@ -10,7 +10,9 @@ Counting never densifies a sparse matrix. For CSR input each non-zero gets the k
 ``class * d + column`` and the sums are one scatter-add over the non-zeros, in chunks of
 rows: ``np.add.at`` into one accumulator, or, with several CPUs and enough non-zeros,
 per worker thread a sparse matrix-vector product ``Z @ w`` (Z the re-keyed non-zeros as
-a (C d, rows) CSC matrix), which scipy runs without the GIL. Dense input goes through a
+a (C d, rows) CSC matrix), which scipy runs without the GIL. With numba
+(:mod:`~bayesrule.likelihoods.kernels`) one compiled pass does the scatter-add instead,
+each worker thread taking the rows of its own classes. Dense input goes through a
 weighted one-hot matrix product, in blocks of rows.
 
 Examples
@@ -258,8 +260,8 @@ def _compiled_sums(X, y, offset, w, values, name, n_classes: int, d: int):
     cuts = np.searchsorted(per_class, per_class[-1] * np.arange(1, workers) / workers)
     bounds = np.unique(np.concatenate([[0], cuts + 1, [n_classes]]).clip(0, n_classes))
     groups = [range(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-    total, missing = np.zeros(n_classes * d), np.zeros(n_classes * d)  # pages untouched
-    # unless written
+    # one accumulator each; np.zeros leaves the pages of ``missing`` unused if no NaN
+    total, missing = np.zeros(n_classes * d), np.zeros(n_classes * d)
 
     def run(classes: range):
         return kernels.class_sums(X, y, classes, offset, w, threshold, total, missing)

@@ -210,13 +210,12 @@ def zero_nan(X):
 
 def observed_times_t(X, W_t: np.ndarray) -> np.ndarray:
     """``(X @ W_t).T`` with missing values (NaN) counting as 0, class-major (C, rows)."""
-    if sp.issparse(X):
-        return kernels.csr_times_t(sp.csr_array(X), W_t)
-    return matmul_t(zero_nan(X)[0], W_t)
+    return matmul_t(X if sp.issparse(X) else zero_nan(X)[0], W_t)
 
 
 def matmul_t(X, W_t: np.ndarray) -> np.ndarray:
-    """``(X @ W_t).T`` for a dense or CSR block: class-major (C, rows), float64."""
+    """``(X @ W_t).T`` for a dense or sparse block: class-major (C, rows), float64 (a
+    sparse block's NaN count as 0)."""
     if sp.issparse(X):  # class-major and contiguous: reductions over classes vectorise
-        return kernels.csr_times_t(sp.csr_array(X), W_t)
+        return kernels.csr_times_t(X, W_t)
     return W_t.T @ X.T if X.dtype == np.float64 else W_t.T @ X.T.astype(np.float64)

@@ -94,28 +94,27 @@ def enabled() -> bool:
     return os.environ.get(DISABLE_ENV, "") != "1" and _compiled() is not None
 
 
-def _parts(X, rows: slice):
-    """The CSR arrays of rows ``rows`` of ``X`` as the kernels take them: float64
-    values, row starts from 0 in the index type."""
-    lo, hi = int(X.indptr[rows.start]), int(X.indptr[rows.stop])
-    indptr = X.indptr[rows.start : rows.stop + 1] - lo
+def _parts(X):
+    """The arrays of the CSR matrix ``X`` as the kernels take them: float64 values,
+    row starts in the index type."""
     return (
-        np.asarray(X.data[lo:hi], dtype=np.float64),
-        X.indices[lo:hi],
-        indptr.astype(X.indices.dtype, copy=False),
+        np.asarray(X.data, dtype=np.float64),
+        X.indices,
+        X.indptr.astype(X.indices.dtype, copy=False),
     )
 
 
 def csr_times_t(X, W_t: np.ndarray) -> np.ndarray:
-    """``(X @ W_t).T`` for a CSR matrix ``X`` (rows, d) and dense ``W_t`` (d, C):
+    """``(X @ W_t).T`` for a sparse matrix ``X`` (rows, d) and dense ``W_t`` (d, C):
     class-major (C, rows), float64; missing values (NaN) count as 0."""
+    X = sp.csr_array(X)
     W_t = np.ascontiguousarray(W_t, dtype=np.float64)
     if not enabled():
         if np.isnan(np.add.reduce(X.data)):
             X = sp.csr_array((np.nan_to_num(X.data, nan=0.0), X.indices, X.indptr), X.shape)
         return np.ascontiguousarray((X @ W_t).T)
     out = np.empty((W_t.shape[1], X.shape[0]))
-    _compiled()[0](*_parts(X, slice(0, X.shape[0])), W_t, out)
+    _compiled()[0](*_parts(X), W_t, out)
     return out
 
 
@@ -130,7 +129,7 @@ def class_sums(X, y, classes: range, offset, w, threshold, total, missing) -> tu
     none) and the number of NaN: the caller needs no other pass to check the values.
     """
     return _compiled()[1](
-        *_parts(X, slice(0, X.shape[0])),
+        *_parts(X),
         y,
         classes.start,
         classes.stop,
