@@ -299,3 +299,30 @@ def test_sample_count():
 def test_bad_bayes_arguments(priors, likelihoods, match):
     with pytest.raises(ValueError, match=match):
         bayes(priors, likelihoods)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_large_inputs_are_checked_in_parts(monkeypatch, sparse, bad):
+    """Large arrays are checked for finiteness by worker threads, each on its own part:
+    a bad value in the last part is found, with scikit-learn's message."""
+    import scipy.sparse as sp
+
+    from bayesrule import MultinomialNB
+
+    monkeypatch.setattr("bayesrule._validation.THREADED_CHECK", 64)
+    monkeypatch.setattr("bayesrule.likelihoods.threads.n_threads", lambda: 3)
+    rng = np.random.default_rng(1)
+    X = rng.poisson(2.0, size=(300, 4)).astype(float)
+    y = np.arange(300) % 3
+    X[299, 3] = bad  # in the last of the threads' parts
+    X = sp.csr_array(X) if sparse else X
+    if bad != bad:  # counts may be missing: NaN is allowed, not mistaken for inf
+        assert MultinomialNB().fit(X, y).predict(X).shape == (300,)
+        with pytest.raises(ValueError, match="Input X contains NaN"):
+            QuadraticDiscriminant().fit(X.toarray() if sparse else X, y)
+        return
+    with pytest.raises(ValueError, match="Input X contains infinity"):
+        MultinomialNB().fit(X, y)
+    with pytest.raises(ValueError, match="Input X contains infinity"):
+        GaussianNB().fit(X.toarray() if sparse else X, y)

@@ -102,7 +102,8 @@ def test_negative_counts_name_their_row_on_both_paths(fallback, where):
         fallback(call)
 
 
-def test_many_row_blocks_in_threads_name_the_right_row(monkeypatch):
+@pytest.mark.parametrize("method", ["predict_proba", "predict"])
+def test_many_row_blocks_in_threads_name_the_right_row(monkeypatch, method):
     """Prediction checks each block in its worker: the row is counted from X's start."""
     X, y = counts(5000, 40, 3, 6, density=0.3)
     model = MultinomialNB().fit(X, y)
@@ -112,4 +113,73 @@ def test_many_row_blocks_in_threads_name_the_right_row(monkeypatch):
     monkeypatch.setattr("bayesrule.likelihoods.counts.BLOCK_BYTES", 20_000)
     monkeypatch.setattr("bayesrule.likelihoods.counts.THREAD_CHUNK_NNZ", 100)
     with pytest.raises(ValueError, match=r"\(row 4321\)"):
-        model.predict_proba(X)
+        getattr(model, method)(X)
+
+
+@pytest.mark.parametrize("nan", [False, True])
+def test_best_class_is_the_argmax_of_the_scores(nan):
+    X, _ = counts(600, 80, 6, 7, nan=nan)
+    rng = np.random.default_rng(8)
+    W_t = -rng.random((80, 6))
+    W_t[:, 4] = W_t[:, 1]  # classes 1 and 4 tie on every row: the first one wins
+    intercept = rng.normal(size=6)
+    intercept[4] = intercept[1]
+    log_prior = np.log([0.1, 0.3, 0.2, 1.0, 0.3, 0.1])
+    log_prior[3] = -np.inf  # class 3 impossible
+    joint = (kernels.csr_times_t(X, W_t) + intercept[:, None]) + log_prior[:, None]
+    out = np.empty(600, dtype=np.intp)
+    low, bad = kernels.csr_best_class(X, W_t, intercept, log_prior, out)
+    np.testing.assert_array_equal(out, np.argmax(joint, axis=0))
+    assert not bad and low == np.nanmin(X.data) and 4 not in out and 3 not in out
+
+
+@pytest.mark.parametrize(
+    "case, value", [("inf value", np.inf), ("NaN weight", None), ("no finite joint", None)]
+)
+def test_best_class_flags_what_it_cannot_vouch_for(case, value):
+    X, _ = counts(50, 10, 3, 9, density=0.5)
+    W_t, prior = -np.ones((10, 3)), np.zeros(3)
+    if case == "inf value":
+        X.data[7] = value
+    elif case == "NaN weight":
+        W_t[X.indices[0], 2] = np.nan
+    else:
+        prior[:] = -np.inf
+    out = np.empty(50, dtype=np.intp)
+    assert kernels.csr_best_class(X, W_t, np.zeros(3), prior, out)[1]
+
+
+@pytest.mark.parametrize("model", [MultinomialNB(), ComplementNB()])
+def test_predict_takes_the_class_of_highest_posterior(fallback, model):
+    X, y = counts(3000, 200, 5, 10, nan=True, density=0.1)
+    fitted = model.fit(X, y)
+    for priors in (None, [0.5, 0.2, 0.1, 0.1, 0.1], [0.0, 0.25, 0.25, 0.25, 0.25]):
+        labels = fitted.predict(X, priors=priors)
+        proba = fitted.predict_proba(X, priors=priors)
+        np.testing.assert_array_equal(labels, fitted.classes_[np.argmax(proba, axis=1)])
+        plain = fallback(lambda p=priors: fitted.predict(X, priors=p))
+        np.testing.assert_array_equal(plain, labels)
+    assert 0 not in labels  # a zero prior is never the decision
+
+
+@pytest.mark.parametrize("method", ["fit", "predict", "predict_proba"])
+def test_a_column_index_out_of_range_is_refused(method):
+    X, y = counts(300, 20, 3, 11, density=0.3)
+    model = MultinomialNB().fit(X, y)
+    bad = X.copy()
+    bad.indices[5] = 10_000_000  # a malformed matrix: must not read or write past W
+    call = (lambda: MultinomialNB().fit(bad, y)) if method == "fit" else None
+    call = call or (lambda: getattr(model, method)(bad))
+    with pytest.raises(ValueError, match=r"not a valid CSR matrix: a column index is outside"):
+        call()
+
+
+@pytest.mark.parametrize("method", ["fit", "predict", "predict_proba"])
+def test_infinite_counts_get_the_validation_message(method):
+    X, y = counts(300, 20, 3, 12, density=0.3)
+    model = MultinomialNB().fit(X, y)
+    X.data[100] = np.inf
+    call = (lambda: MultinomialNB().fit(X, y)) if method == "fit" else None
+    call = call or (lambda: getattr(model, method)(X))
+    with pytest.raises(ValueError, match="Input X contains infinity"):
+        call()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
@@ -17,19 +18,42 @@ from sklearn.utils.validation import _check_sample_weight, column_or_1d, validat
 INPUT_KINDS = ("dense", "missing", "sparse", "any")
 
 
+#: arrays of at least this many values are checked for finiteness by worker threads
+THREADED_CHECK = 1 << 22
+
+
+def _all_finite(values: np.ndarray, allow_nan: bool) -> bool:
+    """Whether ``values`` holds no inf (and no NaN unless allowed): True is certain,
+    False means "look closer". Large arrays are summed in parts by worker threads
+    (numpy's reductions release the GIL): the check that scikit-learn runs on one core."""
+    from .likelihoods.threads import n_threads
+
+    def part(chunk: np.ndarray) -> bool:
+        if np.isfinite(np.add.reduce(chunk, axis=None)):
+            return True
+        return allow_nan and not np.isinf(chunk).any()
+
+    flat = values.reshape(-1) if values.flags.c_contiguous or values.flags.f_contiguous else None
+    workers = n_threads() if flat is not None and values.size >= THREADED_CHECK else 1
+    if workers <= 1:
+        return part(values)
+    with ThreadPoolExecutor(workers) as pool:
+        return all(pool.map(part, np.array_split(flat, workers)))
+
+
 def _as_numeric(estimator, X, y="no_validation", *, reset: bool, min_samples: int, kind: str):
-    """Run scikit-learn's validation, turning its conversion errors into clearer ones."""
-    options = {
-        "reset": reset,
-        "dtype": [np.float64, np.float32],
-        "ensure_all_finite": True if kind == "dense" else "allow-nan",
-    }
+    """Run scikit-learn's validation, turning its conversion errors into clearer ones.
+
+    Finiteness is checked here (see ``_all_finite``), with scikit-learn's own check
+    raising its message where a value is not finite.
+    """
+    options = {"reset": reset, "dtype": [np.float64, np.float32], "ensure_all_finite": False}
     if kind == "sparse":
         options["accept_sparse"] = "csr"
     if not (isinstance(y, str) and y == "no_validation"):
         options["ensure_min_samples"] = min_samples
     try:
-        return validate_data(estimator, X, y, **options)
+        checked = validate_data(estimator, X, y, **options)
     except ValueError as exc:
         if "could not convert" in str(exc):
             raise ValueError(
@@ -37,6 +61,12 @@ def _as_numeric(estimator, X, y="no_validation", *, reset: bool, min_samples: in
                 "categorical columns as numbers first, or use CategoricalNB or MixedNB."
             ) from exc
         raise
+    X_checked = checked[0] if isinstance(checked, tuple) else checked
+    allow_nan = kind != "dense"
+    if not _all_finite(X_checked.data if sp.issparse(X_checked) else X_checked, allow_nan):
+        name = type(estimator).__name__
+        assert_all_finite(X_checked, allow_nan=allow_nan, estimator_name=name, input_name="X")
+    return checked
 
 
 def validate_X(estimator, X, *, reset: bool = False, kind: str = "dense"):

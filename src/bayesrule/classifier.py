@@ -247,10 +247,17 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         """Row slices and their class-major joint log-probabilities (C, rows), or what
         ``then`` makes of them (computed where the block is, in a worker thread for the
         families that use them)."""
-        log_prior = log_priors(self._prior(priors))[:, None]
+        _, finish = self._finisher(X, priors, then)
+        return self.likelihood_.class_major_blocks(X, relative=relative, finish=finish)
+
+    def _finisher(self, X, priors, then):
+        """The log priors (C,) and ``finish(rows, block)``: adds them to a block of
+        log-likelihoods (C, rows) in place, refuses a row with no finite joint (naming
+        the cause), and returns ``then`` of the block (the block without it)."""
+        log_prior = log_priors(self._prior(priors))
 
         def finish(rows, joint):
-            joint += log_prior
+            joint += log_prior[:, None]
             if not np.isfinite(joint.max(axis=0)).all():
                 reason = self.likelihood_.describe_impossible(X[rows])
                 if reason:
@@ -262,7 +269,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 )
             return joint if then is None else then(joint)
 
-        return self.likelihood_.class_major_blocks(X, relative=relative, finish=finish)
+        return log_prior, finish
 
     @blockwise("classes")
     def log_likelihood(self, X) -> np.ndarray:
@@ -332,7 +339,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             checked = self._validated(X)
             best = np.empty(checked.shape[0], dtype=np.intp)
             first_best = lambda joint: np.argmax(joint, axis=0)  # noqa: E731
-            blocks = self._joint_blocks(checked, relative=True, priors=priors, then=first_best)
+            log_prior, finish = self._finisher(checked, priors, first_best)
+            blocks = self.likelihood_.best_class_blocks(checked, log_prior=log_prior, finish=finish)
             for rows, labels in blocks:
                 best[rows] = labels
             out = self.actions_[best]

@@ -122,6 +122,16 @@ class Likelihood(BaseEstimator):
                 block = self._class_major(X[rows], relative)
             yield rows, block if finish is None else finish(rows, block)
 
+    def best_class_blocks(self, X, *, log_prior, finish) -> Iterator[tuple[slice, np.ndarray]]:
+        """Row slices of ``X`` and the class of highest joint in each row (intp).
+
+        ``finish(rows, block)`` is the reference: it adds ``log_prior`` (C,) to a block of
+        relative log-likelihoods, checks it and returns its argmax over classes. Here it
+        is applied to every block; a family may give the same classes faster and call
+        ``finish`` only on the blocks it cannot vouch for.
+        """
+        return self.class_major_blocks(X, relative=True, finish=finish)
+
     def _evaluate(self, X, relative: bool) -> np.ndarray:
         self.check_ready()
         out = np.empty((X.shape[0], self.n_classes_))

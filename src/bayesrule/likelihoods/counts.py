@@ -79,25 +79,68 @@ class CountLikelihood(Likelihood):
         scipy's sparse products release the GIL.
         """
         self.check_ready()
-        n, d = X.shape
         if not sp.issparse(X):
             if self.positive_only:  # negative counts are refused at prediction as at fit
                 check_values(X, COUNTS, type(self).__name__, locate(X))
             yield from super().class_major_blocks(X, relative=relative, finish=finish)
             return
+        yield from self._sparse_blocks(
+            X, lambda block, rows: self._scored(block, rows, relative, finish)
+        )
+
+    def best_class_blocks(self, X, *, log_prior, finish):
+        """As the base class; for a sparse ``X`` of a family whose scores are linear
+        (:meth:`_linear_weights`), one compiled pass per block gives the classes, and
+        only a block it cannot vouch for (a negative count, a joint with no finite
+        maximum) is scored and ``finish``-ed, which raises the explaining error."""
+        self.check_ready()
+        linear = self._linear_weights() if sp.issparse(X) and kernels.enabled() else None
+        if linear is None:
+            yield from super().best_class_blocks(X, log_prior=log_prior, finish=finish)
+            return
+        W_t, intercept = linear
+
+        def best(block, rows):
+            out = np.empty(block.shape[0], dtype=np.intp)
+            low, bad = kernels.csr_best_class(block, W_t, intercept, log_prior, out)
+            if bad or (self.positive_only and low < 0):
+                return self._scored(block, rows, True, finish)
+            return out
+
+        yield from self._sparse_blocks(X, best)
+
+    def _linear_weights(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(W_t, intercept)`` where the relative log-likelihood of a sparse block of
+        counts is ``X @ W_t + intercept`` (NaN counting as 0), or None where it is not
+        (Bernoulli's missing-value and 0/1 rules, probabilities 0)."""
+        return None
+
+    def _sparse_blocks(self, X, work):
+        """Row slices of the CSR matrix ``X`` and ``work(block, rows)`` of each block
+        (a CSR matrix on slices of X's arrays), in row order; the blocks are sized by
+        their non-zeros and worked on by threads, a few in flight at a time."""
+        n = X.shape[0]
         per_row = 16 * self.n_classes_ + 12 * X.nnz / max(n, 1) + 64
         step = max(64, min(int(BLOCK_BYTES / per_row), n))
         slices = [slice(s, min(s + step, n)) for s in range(0, n, step)]
         workers = min(len(slices), n_threads(), 1 + X.nnz // THREAD_CHUNK_NNZ)
+
+        def run(rows):
+            lo, hi = int(X.indptr[rows.start]), int(X.indptr[rows.stop])
+            block = sp.csr_array(
+                (X.data[lo:hi], X.indices[lo:hi], X.indptr[rows.start : rows.stop + 1] - lo),
+                shape=(rows.stop - rows.start, X.shape[1]),
+            )
+            return work(block, rows)
+
         if workers <= 1:
             for rows in slices:
-                yield rows, self._sparse_block(X, rows, relative, finish)
+                yield rows, run(rows)
             return
         with ThreadPoolExecutor(workers) as pool:
             pending = deque()
             for rows in slices:
-                job = pool.submit(self._sparse_block, X, rows, relative, finish)
-                pending.append((rows, job))
+                pending.append((rows, pool.submit(run, rows)))
                 if len(pending) > 2 * workers:  # bounded memory: a few blocks in flight
                     done, future = pending.popleft()
                     yield done, future.result()
@@ -105,14 +148,9 @@ class CountLikelihood(Likelihood):
                 done, future = pending.popleft()
                 yield done, future.result()
 
-    def _sparse_block(self, X, rows: slice, relative: bool, finish=None):
-        """``_class_major`` of the CSR rows ``rows`` (built from slices of X's arrays),
-        then ``finish``; negative counts are refused here, naming their row in X."""
-        lo, hi = int(X.indptr[rows.start]), int(X.indptr[rows.stop])
-        block = sp.csr_array(
-            (X.data[lo:hi], X.indices[lo:hi], X.indptr[rows.start : rows.stop + 1] - lo),
-            shape=(rows.stop - rows.start, X.shape[1]),
-        )
+    def _scored(self, block, rows: slice, relative: bool, finish=None):
+        """``_class_major`` of the CSR block holding the rows ``rows`` of X, then
+        ``finish``; negative counts are refused here, naming their row in X."""
         if self.positive_only:
             where = locate(block)
             check_values(

@@ -5,7 +5,11 @@ With numba installed (``pip install bayesrule[fast]``) the sparse count families
 compiled once and cached on disk. Without it, or with the environment variable
 ``BAYESRULE_NO_NUMBA=1``, SciPy's sparse products do the same work. Both add the same
 terms in the same order (row by row, non-zeros in storage order), so the scores and the class
-sums are the same numbers.
+sums are the same numbers. For ``predict`` a third loop takes each row's class of highest
+joint as it goes (:func:`csr_best_class`), writing no (C, rows) block of scores.
+
+Column indices are read as unsigned integers and checked against the number of columns:
+a malformed matrix gets a ValueError, not a read or write outside the arrays.
 
 The kernels release the GIL: the callers' worker threads run them side by side.
 
@@ -48,32 +52,75 @@ def _compiled():
     jit = numba.njit(nogil=True, cache=True)
 
     @jit
-    def times_t(data, indices, indptr, W_t, out):  # out[c, i] = sum_k x_ik W_t[k, c]
+    def add_row(data, indices, start, stop, W_t, d, acc):
+        """acc[c] += x_k W_t[j_k, c] over the non-zeros k of one row, in storage order,
+        NaN (missing) skipped; returns the smallest value seen (inf if none) and whether
+        every column index was below ``d``. Indices (and ``d``) arrive unsigned: no
+        negative-index wraparound in the loop."""
         n_classes = W_t.shape[1]
-        acc = np.empty(n_classes)
-        for i in range(indptr.size - 1):
-            acc[:] = 0.0
-            for k in range(indptr[i], indptr[i + 1]):
-                v = data[k]
-                if v != v:  # NaN (missing) counts as 0
-                    continue
-                row = W_t[indices[k]]
-                for c in range(n_classes):
-                    acc[c] += v * row[c]
+        low, ok = np.inf, True
+        for k in range(start, stop):
+            v = data[k]
+            j = indices[k]
+            if v != v or j >= d:
+                ok = ok and j < d
+                continue
+            low = min(low, v)
+            row = W_t[j]
             for c in range(n_classes):
-                out[c, i] = acc[c]
+                acc[c] += v * row[c]
+        return low, ok
 
     @jit
-    def class_sums(data, indices, indptr, y, lo, hi, offset, w, binary, threshold, total, missing):
-        low, n_nan = np.inf, 0
+    def times_t(data, indices, indptr, d, W_t, out):  # out[c, i] = sum_k x_ik W_t[k, c]
+        acc = np.empty(W_t.shape[1])
+        ok = True
+        for i in range(indptr.size - 1):
+            acc[:] = 0.0
+            ok &= add_row(data, indices, indptr[i], indptr[i + 1], W_t, d, acc)[1]
+            out[:, i] = acc
+        return ok
+
+    @jit
+    def best_class(data, indices, indptr, d, W_t, intercept, log_prior, out):
+        """out[i] = argmax_c (sum_k x_ik W_t[k, c] + intercept[c]) + log_prior[c], the
+        first on ties; returns the smallest value that is not NaN, whether a row's
+        joint has a NaN or no finite maximum (the caller then takes the checked path),
+        and whether every column index was in range."""
+        acc = np.empty(W_t.shape[1])
+        low, bad, ok = np.inf, False, True
+        for i in range(indptr.size - 1):
+            acc[:] = 0.0
+            row_low, row_ok = add_row(data, indices, indptr[i], indptr[i + 1], W_t, d, acc)
+            low, ok = min(low, row_low), ok and row_ok
+            best, where = -np.inf, 0
+            for c in range(acc.size):
+                s = (acc[c] + intercept[c]) + log_prior[c]
+                if s != s:
+                    bad = True
+                elif s > best:
+                    best, where = s, c
+            bad |= best == np.inf or best == -np.inf
+            out[i] = where
+        return low, bad, ok
+
+    @jit
+    def class_sums(
+        data, indices, indptr, d, y, lo, hi, offset, w, binary, threshold, total, missing
+    ):
+        low, n_nan, ok = np.inf, 0, True
         for i in range(indptr.size - 1):
             if y[i] < lo or y[i] >= hi:  # another worker's class
                 continue
-            base = offset[i]
+            base = offset[i]  # unsigned 64-bit: base + j never wraps
             wi = w[i]
             for k in range(indptr[i], indptr[i + 1]):
                 v = data[k]
-                key = base + indices[k]
+                j = indices[k]
+                if j >= d:
+                    ok = False
+                    continue
+                key = base + j
                 if v != v:  # NaN: missing, counted apart
                     missing[key] += wi
                     n_nan += 1
@@ -84,9 +131,9 @@ def _compiled():
                         total[key] += wi
                 else:
                     total[key] += v * wi
-        return low, n_nan
+        return low, n_nan, ok
 
-    return times_t, class_sums
+    return times_t, class_sums, best_class
 
 
 def enabled() -> bool:
@@ -96,12 +143,25 @@ def enabled() -> bool:
 
 def _parts(X):
     """The arrays of the CSR matrix ``X`` as the kernels take them: float64 values,
-    row starts in the index type."""
+    column indices and row starts viewed as unsigned integers of one type, and the
+    number of columns in that type (the kernels check every index against it: a
+    malformed matrix must not read past the weights)."""
+    indices = X.indices
+    unsigned = np.dtype(indices.dtype.str.replace("i", "u"))
     return (
         np.asarray(X.data, dtype=np.float64),
-        X.indices,
-        X.indptr.astype(X.indices.dtype, copy=False),
+        indices.view(unsigned),
+        X.indptr.astype(indices.dtype, copy=False).view(unsigned),
+        unsigned.type(X.shape[1]),
     )
+
+
+def _in_range(ok: bool, X) -> None:
+    if not ok:
+        raise ValueError(
+            f"X is not a valid CSR matrix: a column index is outside 0 .. {X.shape[1] - 1}. "
+            "Rebuild it (scipy's X.check_format(full_check=True) names the fault)."
+        )
 
 
 def csr_times_t(X, W_t: np.ndarray) -> np.ndarray:
@@ -114,29 +174,55 @@ def csr_times_t(X, W_t: np.ndarray) -> np.ndarray:
             X = sp.csr_array((np.nan_to_num(X.data, nan=0.0), X.indices, X.indptr), X.shape)
         return np.ascontiguousarray((X @ W_t).T)
     out = np.empty((W_t.shape[1], X.shape[0]))
-    _compiled()[0](*_parts(X), W_t, out)
+    _in_range(_compiled()[0](*_parts(X), W_t, out), X)
     return out
+
+
+def csr_best_class(X, W_t: np.ndarray, intercept, log_prior, out) -> tuple[float, bool]:
+    """Write into ``out`` (intp, one per row) the class of highest joint
+    ``(X @ W_t + intercept) + log_prior`` of each row of the CSR matrix ``X`` (NaN
+    counting as 0; the first class on ties), with the compiled kernel: the same sums in
+    the same order as :func:`csr_times_t`, so the same classes as an argmax over its
+    result, with no (C, rows) block written.
+
+    Returns the smallest value that is not NaN and whether some row's joint has a NaN or
+    no finite maximum: then ``out`` is not to be trusted and the caller takes the path
+    that checks and explains.
+    """
+    as_f64 = lambda a: np.ascontiguousarray(a, dtype=np.float64)  # noqa: E731
+    low, bad, ok = _compiled()[2](
+        *_parts(X), as_f64(W_t), as_f64(intercept), as_f64(log_prior), out
+    )
+    _in_range(ok, X)
+    return low, bad
 
 
 def class_sums(X, y, classes: range, offset, w, threshold, total, missing) -> tuple[float, int]:
     """Add the weighted values of the CSR rows of ``X`` whose class ``y`` is in
     ``classes`` into ``total[offset[i] + j]``, and the weights of their NaN into
-    ``missing`` (both flat float64), with the compiled kernel.
+    ``missing`` (both flat float64), with the compiled kernel; ``offset[i]`` is
+    ``y[i] * d``.
 
     Workers given disjoint ranges of classes write to disjoint parts of ``total``, each
     entry summed in row order. ``threshold`` None sums the values (counts); a number
     counts ``x > threshold`` as 1. Returns the smallest value that is not NaN (inf if
     none) and the number of NaN: the caller needs no other pass to check the values.
     """
-    return _compiled()[1](
-        *_parts(X),
+    data, indices, indptr, d = _parts(X)
+    low, n_nan, ok = _compiled()[1](
+        data,
+        indices,
+        indptr,
+        d,
         y,
         classes.start,
         classes.stop,
-        offset,
+        offset.astype(np.uint64),
         w,
         threshold is not None,
         0.0 if threshold is None else float(threshold),
         total,
         missing,
     )
+    _in_range(ok, X)
+    return low, n_nan

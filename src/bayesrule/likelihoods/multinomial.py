@@ -111,6 +111,11 @@ class Multinomial(CountLikelihood):
             out[hits > 0] = -np.inf
         return out
 
+    def _linear_weights(self):
+        if self.zero_columns_.size:  # probability 0 somewhere: -inf, not 0 * -inf
+            return None
+        return self.coef_t_, np.zeros(self.n_classes_)
+
     def _impossible(self, x: np.ndarray) -> np.ndarray | None:
         if not self.zero_columns_.size:
             return None
@@ -215,6 +220,9 @@ class Complement(CountLikelihood):
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
         return observed_times_t(X, self.coef_t_)
+
+    def _linear_weights(self):
+        return self.coef_t_, np.zeros(self.n_classes_)
 
     def n_parameters(self) -> int:
         """Free parameters of the count model behind the weights: ``C (d - 1)``."""

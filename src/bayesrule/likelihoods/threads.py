@@ -10,6 +10,7 @@ by :data:`MAX_THREADS`.
 from __future__ import annotations
 
 import os
+import sys
 
 from threadpoolctl import ThreadpoolController
 
@@ -17,10 +18,19 @@ from threadpoolctl import ThreadpoolController
 MAX_THREADS = 8
 
 
+#: (number of imported modules, the BLAS libraries' controller) of the last look
+_found: tuple[int, ThreadpoolController] | None = None
+
+
 def _blas_limit() -> int | None:
-    """The fewest threads any loaded BLAS library is set to, or None if there is none
-    (a fresh look each time, about 0.4 ms: libraries loaded later count too)."""
-    counts = [lib["num_threads"] for lib in ThreadpoolController().select(user_api="blas").info()]
+    """The fewest threads any loaded BLAS library is set to now, or None if there is
+    none. Finding the libraries takes 1-2 ms, so it is done again only after new
+    modules were imported (a library loaded by them counts too); asking the found
+    libraries for their setting takes microseconds."""
+    global _found
+    if _found is None or _found[0] != len(sys.modules):
+        _found = (len(sys.modules), ThreadpoolController().select(user_api="blas"))
+    counts = [lib["num_threads"] for lib in _found[1].info()]
     return min(counts) if counts else None
 
 
