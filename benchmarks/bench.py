@@ -86,6 +86,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pomegranate_models as pomegranate
 import scipy
 import scipy.sparse as sp
 import sklearn
@@ -465,6 +466,13 @@ class Row:
     error: str = ""
     memory: tuple[float | None, float | None] = (None, None)  # peak bytes: sklearn, bayesrule
     data_bytes: float | None = None  # the size of X (set by main)
+    t_pomegranate: float | None = None  # where pomegranate has the model and is installed
+
+    @property
+    def pomegranate_ratio(self) -> float | None:
+        if self.t_pomegranate is None or self.t_bayesrule is None:
+            return None
+        return self.t_pomegranate / max(self.t_bayesrule, 1e-12)
 
     @property
     def ratio(self) -> float | None:
@@ -596,12 +604,19 @@ def bench_model(
     def make_bayesrule() -> Any:
         return bayesrule_cls(**model.bayesrule_kwargs)
 
+    def make_pomegranate() -> Any:
+        return pomegranate.classifier(model.key, size.n_classes)
+
+    with_pomegranate = pomegranate.has(model.key)
+
     def fit_calls(baselines: tuple[Baseline, ...]) -> dict[str, Callable[[], Any]]:
         calls: dict[str, Callable[[], Any]] = {
             b.label: (lambda b=b: b.make().fit(X, y)) for b in baselines
         }
         if bayesrule_cls is not None:
             calls["bayesrule"] = lambda: make_bayesrule().fit(X, y)
+        if with_pomegranate:
+            calls[pomegranate.LABEL] = lambda: make_pomegranate().fit(X, y)
         return calls
 
     # Warm-up on a slice with a few times d rows per class (so that QDA's covariances are
@@ -611,11 +626,15 @@ def bench_model(
     factories = [b.make for b in model.baselines]
     if bayesrule_cls is not None:
         factories.append(make_bayesrule)
+    if with_pomegranate:
+        factories.append(make_pomegranate)
     for factory in factories:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                factory().fit(X[warm], y[warm]).predict_proba(X[warm])
+                fitted = factory().fit(X[warm], y[warm])
+                for operation in model.operations[1:]:  # e.g. predict's own kernel
+                    getattr(fitted, operation)(X[warm])
         except Exception:  # the timed run reports the error
             pass
 
@@ -648,6 +667,7 @@ def bench_model(
                     agreement,
                     "; ".join(e for e in (sk_fit.error, br_fit.error if br_fit else "") if e),
                     (fit_peaks.get(baseline.label), fit_peaks.get("bayesrule")),
+                    t_pomegranate=pomegranate_seconds(fits),
                 )
             )
             print_progress(rows[-1])
@@ -692,6 +712,14 @@ def bench_prediction(
         agreement = "-"
         if sk_timed.seconds is not None and br_timed is not None and br_timed.seconds is not None:
             agreement = proba_agreement(model.proba_check, sk_timed.result, br_timed.result)
+        pom = timed.get(pomegranate.LABEL)
+        if pom is not None and br_timed is not None and br_timed.seconds is not None:
+            if pom.seconds is None:
+                agreement += f"; pomegranate failed ({pom.error[:60]})"
+            else:
+                agreement += "; pomegranate " + proba_agreement(
+                    "maxabs", pomegranate.to_numpy(pom.result), br_timed.result
+                )
         rows.append(
             Row(
                 model.label,
@@ -704,6 +732,7 @@ def bench_prediction(
                 agreement,
                 "; ".join(e for e in (sk_timed.error, br_error) if e),
                 (peaked.get(baseline.label), peaked.get("bayesrule")),
+                t_pomegranate=pomegranate_seconds(timed),
             )
         )
         print_progress(rows[-1])
@@ -788,11 +817,16 @@ def bench_mixture(
             1,
         ),
     }
+    pom_calls = {}
+    if pomegranate.available() is not None:
+        pom_calls["EM iteration"] = lambda: pomegranate.fit_mixture(X, init, EM_ITERATIONS)
     rows = []
     for operation, (sk_call, br_call, per) in operations.items():
         calls = {"GaussianMixture": sk_call}
         if br_call is not None:
             calls["bayesrule"] = br_call
+        if operation in pom_calls:
+            calls[pomegranate.LABEL] = pom_calls[operation]
         timed = time_alternating(calls, repeat)
         peaked = peaks(calls, timed) if memory else {}
         sk, br = timed["GaussianMixture"], timed.get("bayesrule")
@@ -806,6 +840,10 @@ def bench_mixture(
             )
             iters = "/".join(str(m.n_iter_) for m in br_models)
             agreement = f"means max|d| {diff:.1e}; iterations {iters}"
+            pom = timed.get(pomegranate.LABEL)
+            if pom is not None and pom.seconds is not None:
+                pom_diff = max_abs_diff(pomegranate.mixture_means(pom.result), br_models[0].means_)
+                agreement += f"; pomegranate means max|d| {pom_diff:.1e}"
         rows.append(
             Row(
                 model.label,
@@ -818,6 +856,7 @@ def bench_mixture(
                 agreement,
                 "; ".join(e for e in (sk.error, br.error if br else "") if e),
                 (peaked.get("GaussianMixture"), peaked.get("bayesrule")),
+                t_pomegranate=pomegranate_seconds(timed, per),
             )
         )
         print_progress(rows[-1])
@@ -836,12 +875,18 @@ def peak_memory(call: Callable[[], Any]) -> float:
         tracemalloc.stop()
 
 
+def pomegranate_seconds(timed: dict[str, Timed], per: int = 1) -> float | None:
+    entry = timed.get(pomegranate.LABEL)
+    return None if entry is None or entry.seconds is None else entry.seconds / per
+
+
 def peaks(calls: dict[str, Callable[[], Any]], timed: dict[str, Timed]) -> dict[str, float]:
-    """Peak traced memory of one more run of each call that ran without error."""
+    """Peak traced memory of one more run of each call that ran without error (not
+    pomegranate's: tracemalloc does not see PyTorch's allocations)."""
     out = {}
     for label, call in calls.items():
         entry = timed.get(label)
-        if entry is None or entry.seconds is None:
+        if entry is None or entry.seconds is None or label == pomegranate.LABEL:
             continue
         try:
             out[label] = peak_memory(call)
@@ -872,6 +917,8 @@ HEADERS = (
     "ratio",
     "target",
     "status",
+    "pomegranate s",
+    "vs pomegranate",
     "sklearn MiB",
     "bayesrule MiB",
     "agreement",
@@ -895,6 +942,8 @@ def table_cells(row: Row) -> list[str]:
         fmt_ratio(row.ratio),
         f">= {row.target:g}x" if row.target > 0 else "-",
         row.status,
+        fmt_seconds(row.t_pomegranate),
+        fmt_ratio(row.pomegranate_ratio),
         fmt_mib(row.memory[0]),
         fmt_mib(row.memory[1]),
         row.error or row.agreement,
@@ -1056,6 +1105,9 @@ def main(argv: list[str] | None = None) -> int:
         bayesrule_version = "not importable"
 
     header = header_lines(bayesrule_version)
+    header.append(
+        f"pomegranate: {pomegranate.available() or 'not installed (' + pomegranate.INSTALL + ')'}"
+    )
     command = "benchmarks/bench.py " + " ".join(sys.argv[1:] if argv is None else argv)
     header.append(f"command: {command.strip()}")
     print("\n".join(header))
@@ -1142,7 +1194,9 @@ def main(argv: list[str] | None = None) -> int:
             fh.write("# bayesrule vs scikit-learn\n\n")
             fh.write("ratio = sklearn time / bayesrule time (> 1: bayesrule is faster); ")
             fh.write("times are the best of the repeats, in seconds; MiB: the data's size, ")
-            fh.write("and each library's peak traced memory during the call (tracemalloc).\n\n")
+            fh.write("and each library's peak traced memory during the call (tracemalloc). ")
+            fh.write("vs pomegranate = pomegranate time / bayesrule time, where pomegranate ")
+            fh.write("(CPU) has the model.\n\n")
             fh.write("".join(f"- {line}\n" for line in header + [f"note: {n}" for n in notes]))
             fh.write("\n" + table + "\n\n" + summary + "\n")
         print(f"wrote {args.output}")

@@ -40,3 +40,11 @@ def test_quick_benchmark_runs_every_row(tmp_path):
     for name in ("data MiB", "sklearn MiB", "bayesrule MiB"):  # measured, not "-"
         assert cells[columns.index(name)].replace(",", "").isdigit(), (name, rows[0])
     assert "Informational" in table  # the semi-naive rows, apart from the compared ones
+    assert {"pomegranate s", "vs pomegranate"} <= set(columns)
+    # with pomegranate installed its GaussianNB row is timed; without, the header says so
+    gnb = [c.strip() for c in rows[0].strip("|").split("|")]
+    if "pomegranate: not installed" in table:
+        assert gnb[columns.index("pomegranate s")] == "-"
+    else:
+        assert gnb[columns.index("vs pomegranate")].endswith("x"), rows[0]
+
