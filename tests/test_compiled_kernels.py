@@ -128,9 +128,24 @@ def test_best_class_is_the_argmax_of_the_scores(nan):
     log_prior[3] = -np.inf  # class 3 impossible
     joint = (kernels.csr_times_t(X, W_t) + intercept[:, None]) + log_prior[:, None]
     out = np.empty(600, dtype=np.intp)
-    low, bad = kernels.csr_best_class(X, W_t, intercept, log_prior, out)
+    low, bad, again = kernels.csr_best_class(X, W_t, intercept, log_prior, out)
     np.testing.assert_array_equal(out, np.argmax(joint, axis=0))
     assert not bad and low == np.nanmin(X.data) and 4 not in out and 3 not in out
+    assert again >= np.count_nonzero(out == 1) > 0  # ties of classes 1 and 4: summed again
+
+
+def test_best_class_decides_as_float64_where_float32_cannot():
+    """Two classes whose weights differ below float32's resolution: the rows they lead
+    are summed again in float64, which picks the later, slightly higher class."""
+    X, _ = counts(400, 60, 3, 13, density=0.2)
+    W_t = -np.random.default_rng(14).random((60, 3)) - 0.5
+    W_t[:, 2] = W_t[:, 0] * (1 - 1e-12)  # class 2 scores a hair above class 0
+    W_t[:, 1] -= 1.0  # class 1 never leads
+    out = np.empty(400, dtype=np.intp)
+    _, _, again = kernels.csr_best_class(X, W_t, np.zeros(3), np.zeros(3), out)
+    expected = np.argmax(kernels.csr_times_t(X, W_t), axis=0)
+    np.testing.assert_array_equal(out, expected)
+    assert set(out[np.diff(X.indptr) > 0]) == {2} and again == 400
 
 
 @pytest.mark.parametrize(

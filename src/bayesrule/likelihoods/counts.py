@@ -99,10 +99,11 @@ class CountLikelihood(Likelihood):
             yield from super().best_class_blocks(X, log_prior=log_prior, finish=finish)
             return
         W_t, intercept = linear
+        w32 = kernels.weights32(W_t)
 
         def best(block, rows):
             out = np.empty(block.shape[0], dtype=np.intp)
-            low, bad = kernels.csr_best_class(block, W_t, intercept, log_prior, out)
+            low, bad, _ = kernels.csr_best_class(block, W_t, intercept, log_prior, out, w32)
             if bad or (self.positive_only and low < 0):
                 return self._scored(block, rows, True, finish)
             return out

@@ -82,27 +82,62 @@ def _compiled():
         return ok
 
     @jit
-    def best_class(data, indices, indptr, d, W_t, intercept, log_prior, out):
-        """out[i] = argmax_c (sum_k x_ik W_t[k, c] + intercept[c]) + log_prior[c], the
-        first on ties; returns the smallest value that is not NaN, whether a row's
-        joint has a NaN or no finite maximum (the caller then takes the checked path),
-        and whether every column index was in range."""
+    def top_two(acc, intercept, log_prior):
+        """(best, second best, first class of the best) of the joints
+        ``(acc + intercept) + log_prior``, and whether one of them is NaN."""
+        best, second, where, nan = -np.inf, -np.inf, 0, False
+        for c in range(acc.size):
+            s = (acc[c] + intercept[c]) + log_prior[c]
+            if s != s:
+                nan = True
+            elif s > best:
+                best, second, where = s, best, c
+            elif s > second:
+                second = s
+        return best, second, where, nan
+
+    @jit
+    def best_class(data, indices, indptr, d, W32, W_t, w_max, intercept, log_prior, slack, out):
+        """out[i] = the first c of highest ``(sum_k x_ik W_t[k, c] + intercept[c]) +
+        log_prior[c]`` as float64 arithmetic gives it, computed from the float32 copy
+        ``W32`` (half the bytes to gather) and certified: a row whose two best joints lie
+        closer than the largest possible difference from the float64 sums is summed
+        again with ``W_t``. Returns the smallest value that is not NaN, whether a row's
+        joint has a NaN or no finite maximum, whether every index was below ``d``, and
+        the number of rows summed again."""
         acc = np.empty(W_t.shape[1])
-        low, bad, ok = np.inf, False, True
+        low, bad, ok, again = np.inf, False, True, 0
         for i in range(indptr.size - 1):
+            start, stop = indptr[i], indptr[i + 1]
             acc[:] = 0.0
-            row_low, row_ok = add_row(data, indices, indptr[i], indptr[i + 1], W_t, d, acc)
-            low, ok = min(low, row_low), ok and row_ok
-            best, where = -np.inf, 0
-            for c in range(acc.size):
-                s = (acc[c] + intercept[c]) + log_prior[c]
-                if s != s:
-                    bad = True
-                elif s > best:
-                    best, where = s, c
-            bad |= best == np.inf or best == -np.inf
+            scale = 0.0  # sum_k |x_k| max_c |W_t[j_k, c]|: bounds every |sum| of the row
+            for k in range(start, stop):
+                v = data[k]
+                j = indices[k]
+                if v != v or j >= d:
+                    ok = ok and j < d
+                    continue
+                low = min(low, v)
+                scale += abs(v) * w_max[j]
+                row = W32[j]
+                for c in range(acc.size):
+                    acc[c] += v * row[c]
+            best, second, where, nan = top_two(acc, intercept, log_prior)
+            # |W - W32| <= 2^-24 |W|; each float64 sum of n products errs by at most
+            # (n + 1) 2^-53 of the sum of their magnitudes (both ours and the reference);
+            # the two additions after it, by 2^-50 of the magnitudes (``slack``: intercept
+            # and prior)
+            n = stop - start
+            tol = scale * (2.0**-23 + (n + 4) * 2.0**-51)
+            tol += (abs(best) + abs(second)) * 2.0**-48 + slack
+            if not best - second > tol:
+                again += 1
+                acc[:] = 0.0
+                add_row(data, indices, start, stop, W_t, d, acc)
+                best, second, where, nan = top_two(acc, intercept, log_prior)
+            bad |= nan or best == np.inf or best == -np.inf
             out[i] = where
-        return low, bad, ok
+        return low, bad, ok, again
 
     @jit
     def class_sums(
@@ -178,23 +213,41 @@ def csr_times_t(X, W_t: np.ndarray) -> np.ndarray:
     return out
 
 
-def csr_best_class(X, W_t: np.ndarray, intercept, log_prior, out) -> tuple[float, bool]:
+def csr_best_class(X, W_t: np.ndarray, intercept, log_prior, out, w32=None):
     """Write into ``out`` (intp, one per row) the class of highest joint
     ``(X @ W_t + intercept) + log_prior`` of each row of the CSR matrix ``X`` (NaN
-    counting as 0; the first class on ties), with the compiled kernel: the same sums in
-    the same order as :func:`csr_times_t`, so the same classes as an argmax over its
-    result, with no (C, rows) block written.
+    counting as 0; the first class on ties), with the compiled kernel and no (C, rows)
+    block written: exactly the class that an argmax over :func:`csr_times_t`'s float64
+    scores gives.
 
-    Returns the smallest value that is not NaN and whether some row's joint has a NaN or
-    no finite maximum: then ``out`` is not to be trusted and the caller takes the path
-    that checks and explains.
+    The scores are summed from a float32 copy of the weights (``w32``: what
+    :func:`weights32` makes of ``W_t``, made here if not given), and any row whose two
+    best joints are too close for that to decide is summed again in float64.
+
+    Returns the smallest value that is not NaN, whether some row's joint has a NaN or no
+    finite maximum (then ``out`` is not to be trusted and the caller takes the path that
+    checks and explains), and the number of rows summed again.
     """
-    as_f64 = lambda a: np.ascontiguousarray(a, dtype=np.float64)  # noqa: E731
-    low, bad, ok = _compiled()[2](
-        *_parts(X), as_f64(W_t), as_f64(intercept), as_f64(log_prior), out
+    W_t = np.ascontiguousarray(W_t, dtype=np.float64)
+    W32, w_max = w32 or weights32(W_t)
+    intercept = np.ascontiguousarray(intercept, dtype=np.float64)
+    log_prior = np.ascontiguousarray(log_prior, dtype=np.float64)
+    finite = np.concatenate([intercept, log_prior])
+    finite = np.abs(finite[np.isfinite(finite)])
+    slack = 2.0**-48 * 2 * (finite.max() if finite.size else 0.0)
+    low, bad, ok, again = _compiled()[2](
+        *_parts(X), W32, W_t, w_max, intercept, log_prior, slack, out
     )
     _in_range(ok, X)
-    return low, bad
+    return low, bad, again
+
+
+def weights32(W_t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The float32 copy of the weights (d, C) and each feature's largest |weight| (d,),
+    as :func:`csr_best_class` takes them (made once per prediction, shared by blocks)."""
+    W_t = np.asarray(W_t, dtype=np.float64)
+    w_max = np.abs(W_t).max(axis=1) if W_t.size else np.zeros(W_t.shape[0])
+    return np.ascontiguousarray(W_t, dtype=np.float32), w_max * (1.0 + 2.0**-20)
 
 
 def class_sums(X, y, classes: range, offset, w, threshold, total, missing) -> tuple[float, int]:
