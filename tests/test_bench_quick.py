@@ -47,4 +47,3 @@ def test_quick_benchmark_runs_every_row(tmp_path):
         assert gnb[columns.index("pomegranate s")] == "-"
     else:
         assert gnb[columns.index("vs pomegranate")].endswith("x"), rows[0]
-

@@ -87,12 +87,10 @@ def test_dask_dataframes_keep_column_names_and_give_frames_back():
 @pytest.mark.parametrize(
     "est, match",
     [
-        (GaussianMixtureBayes("bic"), "BIC is not available on a Dask collection"),
-        (LinearDiscriminant(shrinkage="auto"), "Ledoit-Wolf"),
         (KDB(k=2), "parent combinations"),
         (AODE(discretize="quantile"), "bins"),
     ],
-    ids=["mixture-bic", "lda-auto", "kdb2", "aode-bins"],
+    ids=["kdb2", "aode-bins"],
 )
 def test_models_that_need_all_the_data_say_why(est, match):
     X, y = _continuous(200, 0) if not isinstance(est, (KDB, AODE)) else _categories(200, 0)

@@ -6,10 +6,12 @@ computed block by block.
 (``merge`` is exact addition), and derives the parameters once on the merged statistics:
 the model equals the one fitted in memory up to the order of floating-point sums. It
 runs on whatever scheduler is active (threads by default, or a ``dask.distributed``
-client). Gaussian mixtures run EM over the blocks (``fit_blocks``: one pass of tasks per
-iteration, see :mod:`~bayesrule.likelihoods.em_blocks`). Families whose fit needs all
-the data at once (Ledoit-Wolf shrinkage, bins learned from the data, KDB's parent
-combinations) say why in ``blockwise_reason`` and are refused with that reason.
+client). Families whose fit needs more than one pass say so in ``blockwise_reason`` and
+pass over the blocks themselves (``fit_blocks``): Gaussian mixtures run EM (one pass of
+tasks per iteration, see :mod:`~bayesrule.likelihoods.em_blocks`), and Ledoit-Wolf
+shrinkage (``shrinkage="auto"``) makes a second pass for its fourth-moment sums. Families
+whose fit needs all the data at once (bins learned from the data, KDB's parent
+combinations) have no ``fit_blocks`` and are refused with their reason.
 
 Prediction methods given a Dask collection return one of the same kind, computed block
 by block by the fitted estimator: a Dask array for an array, a Dask DataFrame (one
@@ -85,7 +87,7 @@ def fit(estimator, X, y, sample_weight=None):
             dask.delayed(_checked_block)(estimator, like, xb, yb, wb, classes)
             for xb, yb, wb in zip(xs, ys, ws, strict=True)
         ]
-        if reason:  # EM: the family passes over the blocks itself
+        if reason:  # EM, Ledoit-Wolf: the family passes over the blocks itself
             counts = tree([dask.delayed(_class_weight)(p, C) for p in parts], _add)
             check_class_counts(classes, counts)
             decision = estimator._decision(classes, counts)

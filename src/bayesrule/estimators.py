@@ -200,8 +200,8 @@ class LinearDiscriminant(_GaussianParameters, BayesClassifier):
         Added to the diagonal of the pooled covariance.
     shrinkage : None, "auto" or float in [0, 1], default=None
         A float shrinks towards ``trace / d * I``; "auto" applies Ledoit-Wolf to each
-        class and pools (as scikit-learn's lsqr solver; needs ``fit``, not
-        ``partial_fit``).
+        class and pools (as scikit-learn's lsqr solver; needs ``fit``, in memory or on
+        a Dask collection in two passes, not ``partial_fit``).
     priors, loss, reject_label
         As in :class:`~bayesrule.BayesClassifier`.
 

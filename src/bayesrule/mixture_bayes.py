@@ -96,6 +96,12 @@ class GaussianMixtureBayes(BayesClassifier):
     attribute raises ``NotImplementedError`` (and ``hasattr(model, "partial_fit")``
     is False, which tells scikit-learn's tools the same).
 
+    On a Dask collection, EM runs over the row blocks: one pass per iteration, shared by
+    all classes and, with ``"bic"``, by all their candidates. The candidates, the choice
+    and ``bic_`` are the in-memory fit's (up to the order of floating-point sums) from
+    the same ``random_state`` where each class has at most 20,000 rows: the k-means
+    start there sees a class's first 20,000. ``warm_start`` is not available there.
+
     Examples
     --------
     Seed 000's example: class 2 has two modes, which BIC finds.

@@ -52,8 +52,10 @@ class Likelihood(BaseEstimator):
     positive_only = False
 
     def blockwise_reason(self) -> str | None:
-        """Why statistics of row blocks cannot be merged into this family's fit (so that
-        a Dask collection cannot be fitted block by block), or None when they can."""
+        """Why statistics of row blocks cannot simply be merged into this family's fit,
+        or None when they can. A family with a reason is fitted on a Dask collection by
+        its own ``fit_blocks(parts, n_classes)`` (passes over the blocks: EM, a second
+        pass for Ledoit-Wolf) if it has one, and refused with the reason otherwise."""
         if not hasattr(self, "statistics"):
             return f"{type(self).__name__} has no additive statistics"
         return None

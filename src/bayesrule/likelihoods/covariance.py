@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import solve_triangular
 
-from ..stats import ClassMoments
+from ..stats import STATS_BLOCK_BYTES, ClassMoments
 from .base import Undetermined
 
 
@@ -128,41 +128,83 @@ def get_structure(name) -> Structure:
     return STRUCTURES[name]
 
 
-def ledoit_wolf_pooled(X, y, n_classes, sample_weight, means) -> np.ndarray:
+def pooled_moments(stats: ClassMoments) -> ClassMoments:
+    """The tied statistics (pooled within-class scatter) of full ones."""
+    return ClassMoments(stats.count, stats.mean, stats.scatter.sum(axis=0), "tied")
+
+
+# Ledoit-Wolf shrinkage of each class, pooled (scikit-learn's ``_cov(X, "auto")`` per
+# class) in two passes over the data, so that it also runs block by block: the full
+# class moments (count, mean, centred scatter) give every term but one, the weighted sum
+# of ``||z||^4`` over the class's standardised rows ``z = (x - mean) / scale``, which adds
+# over blocks once the means and scales are known. ``fit`` in memory is one block.
+
+
+def ledoit_wolf_scales(stats: ClassMoments) -> np.ndarray:
+    """The (C, d) standard deviations that standardise each class (1 for a constant
+    feature), from full class moments.
+
+    A feature counts as constant in a class when its variance is within the rounding
+    error of the two-pass variance (``n eps var + (n eps mean)^2``, Chan, Golub and
+    LeVeque; scikit-learn's StandardScaler rule, with the weighted count as ``n``).
+    """
+    n = stats.count[:, None]
+    var = np.einsum("cjj->cj", stats.scatter) / np.where(n > 0, n, 1.0)
+    eps = np.finfo(np.float64).eps
+    constant = var <= n * eps * var + (n * stats.mean * eps) ** 2
+    return np.where(constant, 1.0, np.sqrt(var))
+
+
+def ledoit_wolf_sums(X, y, n_classes, sample_weight, means, scales) -> np.ndarray:
+    """Per class, ``sum_i w_i ||z_i||^4`` over the rows of a block (shape (C,)), where
+    ``z_i = (x_i - means[y_i]) / scales[y_i]``; the sums of blocks add."""
+    n, d = X.shape
+    step = max(1, STATS_BLOCK_BYTES // (8 * max(d, 1)))
+    sums = np.zeros(n_classes)
+    for start in range(0, n, step):
+        rows = slice(start, min(start + step, n))
+        yb = y[rows]
+        Z = np.subtract(X[rows], means[yb], dtype=np.float64)
+        Z /= scales[yb]
+        Z *= Z
+        norm2 = Z.sum(axis=1)
+        norm2 *= norm2
+        if sample_weight is not None:
+            norm2 *= sample_weight[rows]
+        sums += np.bincount(yb, weights=norm2, minlength=n_classes)
+    return sums
+
+
+def ledoit_wolf_pooled(stats: ClassMoments, beta_sums: np.ndarray) -> np.ndarray:
     """Pooled covariance with Ledoit-Wolf shrinkage applied to each class.
 
-    Each class's centred data are standardised, shrunk towards ``mu * I`` with the
-    Ledoit-Wolf (2004) intensity (weighted sums in place of sample sums), rescaled, and
-    the classes are pooled with weights ``n_c / n``. With unit weights this equals
-    scikit-learn's ``LinearDiscriminantAnalysis(solver="lsqr", shrinkage="auto")``.
+    ``stats`` are the full class moments of all the data and ``beta_sums`` the sums of
+    :func:`ledoit_wolf_sums` over all of it (with ``stats.mean`` and
+    :func:`ledoit_wolf_scales`). Each class's centred data are standardised, shrunk
+    towards ``mu * I`` with the Ledoit-Wolf (2004) intensity (weighted sums in place of
+    sample sums), rescaled, and the classes are pooled with weights ``n_c / n``. With
+    unit weights this equals scikit-learn's
+    ``LinearDiscriminantAnalysis(solver="lsqr", shrinkage="auto")``.
     """
-    n, d = X.shape
-    w = np.ones(n) if sample_weight is None else sample_weight
-    counts = np.bincount(y, weights=w, minlength=n_classes)
+    counts = stats.count
+    n_classes, d = stats.mean.shape
+    scales = ledoit_wolf_scales(stats)
     pooled = np.zeros((d, d))
     for c in range(n_classes):
-        rows = y == c
-        wc = w[rows]
-        total = wc.sum()
-        Z = X[rows] - means[c]
-        var = (wc[:, None] * Z * Z).sum(axis=0) / total
-        scale = np.where(var > 0, np.sqrt(var), 1.0)
-        Z = Z / scale
-        Z2 = Z * Z
-        emp_trace = (wc[:, None] * Z2).sum(axis=0) / total
+        total, scale = counts[c], scales[c]
+        cov = stats.scatter[c] / (total * scale[:, None] * scale[None, :])
+        emp_trace = np.diag(cov)
         mu = emp_trace.sum() / d
-        cov = (Z * wc[:, None]).T @ Z / total
         if d == 1:
             shrink = 0.0
         else:
-            beta_sum = ((Z2 * wc[:, None]).T @ Z2).sum() * 1.0
             delta_sum = (cov**2).sum()
-            beta = (beta_sum / total - delta_sum) / (d * total)
+            beta = (beta_sums[c] / total - delta_sum) / (d * total)
             delta = (delta_sum - 2.0 * mu * emp_trace.sum() + d * mu**2) / d
             beta = min(beta, delta)
             shrink = 0.0 if beta == 0 else beta / delta
         shrunk = (1.0 - shrink) * cov + shrink * mu * np.eye(d)
-        pooled += (counts[c] / counts.sum()) * (scale[:, None] * shrunk * scale[None, :])
+        pooled += (total / counts.sum()) * (scale[:, None] * shrunk * scale[None, :])
     return pooled
 
 

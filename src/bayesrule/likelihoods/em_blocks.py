@@ -1,17 +1,24 @@
 """EM over the row blocks of a Dask collection: :func:`fit_mixtures_blocks`.
 
-Every class's mixture (and every restart) runs in lockstep: each iteration is one pass
-over the blocks, in which a block's task computes the E step and the M step's
-statistics (:func:`~bayesrule.likelihoods.em._pass_rows`, the in-memory pass) of every
-run still going, on that run's class rows. The statistics merge in a tree and each
-run's parameters are updated on the caller's side (:func:`~bayesrule.likelihoods.em.
-em_steps`, the in-memory updates and stopping rule), then go to the blocks with the next
-pass. From the same start the result equals the in-memory fit up to the order of
-floating-point sums. Without initial parameters, the k-means start of a class sees its
-first ``sample_rows`` rows (the in-memory fit sees all of them).
+Every mixture asked for (one per class, or every candidate of every class when BIC
+chooses the number of components or the structure) and every restart runs in lockstep:
+each iteration is one pass over the blocks, in which a block's task computes the E step
+and the M step's statistics (:func:`~bayesrule.likelihoods.em._pass_rows`, the
+in-memory pass) of every run still going, on that run's class rows. The statistics merge
+in a tree and each run's parameters are updated on the caller's side
+(:func:`~bayesrule.likelihoods.em.em_steps`, the in-memory updates and stopping rule),
+then go to the blocks with the next pass. From the same start the result equals the
+in-memory fit up to the order of floating-point sums. Without initial parameters, the
+k-means start of a class sees its first ``sample_rows`` rows (the in-memory fit sees all
+of them); the starts are drawn from the random state in the in-memory order (spec by
+spec, restart by restart), so a class with at most ``sample_rows`` rows starts where it
+does in memory.
 """
 
 from __future__ import annotations
+
+import warnings
+from typing import NamedTuple
 
 import numpy as np
 
@@ -19,7 +26,37 @@ from .._dask import tree
 from ..stats import merge
 from .covariance import get_structure
 from .em import _initial, _pass_rows, better, check_enough_rows, em_steps, warn_unconverged
-from .mixture_model import check_inits
+from .mixture_model import MixtureModel, check_inits
+
+
+class Fitted(NamedTuple):
+    """One spec's result: its model (None when it failed and errors="keep"), its BIC on
+    all of the class's rows, the warnings to show if it is used (message, category)
+    and the error that stopped it."""
+
+    model: MixtureModel | None
+    bic: float
+    warnings: list
+    error: Exception | None = None
+
+
+class Distinct:
+    """At most ``cap`` distinct rows of a class (as bytes, -0.0 read as 0.0); the union
+    of two keeps ``min(number of distinct rows, cap)`` exact, so blocks merge in a tree."""
+
+    def __init__(self, rows: np.ndarray, cap: int):
+        self.rows, self.cap = np.unique(rows)[:cap], cap
+
+    @classmethod
+    def of(cls, X: np.ndarray, cap: int) -> Distinct:
+        X = np.ascontiguousarray(X + 0.0)
+        return cls(X.view(np.dtype((np.void, X.dtype.itemsize * X.shape[1]))).ravel(), cap)
+
+    def __add__(self, other: Distinct) -> Distinct:
+        return Distinct(np.concatenate([self.rows, other.rows]), self.cap)
+
+    def __len__(self) -> int:
+        return self.rows.shape[0]
 
 
 def _combine(a: dict, b: dict | None = None) -> dict:
@@ -47,18 +84,30 @@ def _rows(part, c: int):
     return np.asarray(X[keep], dtype=np.float64), None if w is None else w[keep]
 
 
-def _sums(part, n_classes):
+def _sums(part, n_classes, components=0):
     out = {}
     for c in range(n_classes):
         X, w = _rows(part, c)
         if X.shape[0]:
             w = np.ones(X.shape[0]) if w is None else w
             out[c] = (X.shape[0], float(w.sum()), w @ X)
+            if components:
+                out[c] += (Distinct.of(X, components * (X.shape[1] + 1)),)
     return out
 
 
+def class_sums(parts, n_classes: int, components: int = 0) -> dict:
+    """One pass over the blocks: per class with rows of positive weight, ``(rows, total
+    weight, weighted sum of X)`` and, with ``components`` K, its :class:`Distinct` rows up
+    to ``K (d + 1)`` (enough to tell whether a mixture of K or fewer components, of any
+    structure, has the distinct samples it needs)."""
+    import dask
+
+    return tree([dask.delayed(_sums)(p, n_classes, components) for p in parts], _combine) or {}
+
+
 def _passes(part, runs: dict):
-    """The E step and M-step statistics of every run (key: (class, restart))."""
+    """The E step and M-step statistics of every run (key: (class, spec, restart))."""
     out, rows = {}, {}
     for key, model in runs.items():
         X, w = rows[key[0]] if key[0] in rows else rows.setdefault(key[0], _rows(part, key[0]))
@@ -70,12 +119,13 @@ def _passes(part, runs: dict):
 
 
 def _log_likelihoods(part, models: dict):
-    out = {}
-    for c, model in models.items():
-        X, w = _rows(part, c)
+    """``sum w ln p(x)`` of every model (key: (class, spec)) on its class's rows."""
+    out, rows = {}, {}
+    for key, model in models.items():
+        X, w = rows[key[0]] if key[0] in rows else rows.setdefault(key[0], _rows(part, key[0]))
         if X.shape[0]:
             ll = model.log_density(X)
-            out[c] = (float(ll.sum() if w is None else w @ ll),)
+            out[key] = (float(ll.sum() if w is None else w @ ll),)
     return out
 
 
@@ -97,63 +147,112 @@ def _heads(parts, classes, rows: int) -> dict:
     return {c: (np.concatenate(X)[:rows], np.concatenate(w)[:rows]) for c, (X, w) in got.items()}
 
 
-def fit_mixtures_blocks(parts, specs, *, reg_covar, max_iter, tol, n_init, rs, sample_rows=20_000):
-    """Fit one mixture per class to rows held in blocks (Dask delayed ``(X, y, w)``).
+def fit_mixtures_blocks(
+    parts,
+    specs,
+    *,
+    reg_covar,
+    max_iter,
+    tol,
+    n_init,
+    rs,
+    sample_rows=20_000,
+    sums=None,
+    errors="raise",
+) -> list[Fitted]:
+    """Fit mixtures to the rows of classes held in blocks (Dask delayed ``(X, y, w)``).
 
-    ``specs[c]`` is ``(where, K, covariance, (weights, means, precisions))`` for class c,
-    ``where`` naming it in errors and warnings. Returns per class the MixtureModel and
-    its BIC on all of the class's rows.
+    ``specs[i]`` is ``(c, where, K, covariance, (weights, means, precisions))``: a
+    mixture of class c (several specs may share a class), ``where`` naming it in errors
+    and warnings. The k-means starts are drawn from ``rs`` spec by spec, ``n_init`` per
+    spec unless all its initial parameters are given. ``sums``: :func:`class_sums` of
+    the blocks, if already computed. ``errors="raise"`` raises the first ValueError of a
+    spec (naming it); ``errors="keep"`` stops only that spec (its remaining restarts are
+    not drawn when its start fails) and returns the error in its result. (All starts are
+    drawn before EM: where EM fails in a restart before the last, the in-memory fit,
+    which then draws no more restarts of that candidate, draws different starts for the
+    candidates after it.)
+
+    Returns per spec a :class:`Fitted`: the best restart and its BIC on all of the
+    class's rows; its warnings are returned, not shown.
     """
     import dask
 
-    n_classes = len(specs)
-    sums = tree([dask.delayed(_sums)(p, n_classes) for p in parts], _combine)
-    starts = {}
-    need_head = [c for c, spec in enumerate(specs) if any(v is None for v in spec[3])]
+    if errors not in ("raise", "keep"):
+        raise ValueError(f"errors must be 'raise' or 'keep', got {errors!r}")
+    n_classes = 1 + max((spec[0] for spec in specs), default=-1)
+    if sums is None:
+        sums = class_sums(parts, n_classes)
+    need_head = sorted({spec[0] for spec in specs if any(v is None for v in spec[4])})
     heads = _heads(parts, need_head, sample_rows) if need_head else {}
-    for c, (where, K, covariance, inits) in enumerate(specs):
-        if c not in sums:
-            raise ValueError(f"{where}: the class has no samples (with positive weight).")
-        n, total, weighted = sums[c]
-        reference = weighted / total
+    starts, failed, caught = {}, {}, {i: [] for i in range(len(specs))}
+    for i, (c, where, K, covariance, inits) in enumerate(specs):
         try:
-            check_enough_rows(K, n)
+            if c not in sums:
+                raise ValueError("the class has no samples (with positive weight).")
+            reference = sums[c][2] / sums[c][1]
+            check_enough_rows(K, sums[c][0])
             inits = check_inits(covariance, K, reference.size, *inits)
+            restarts = 1 if all(v is not None for v in inits) else n_init
+            head = heads.get(c, (None, None))
+            for r in range(restarts):
+                with warnings.catch_warnings(record=True) as seen:
+                    warnings.simplefilter("always")
+                    start = _initial(*head, K, covariance, reg_covar, rs, inits, reference)
+                starts[c, i, r] = start
+                caught[i] += [(f"{where}: {item.message}", item.category) for item in seen]
         except (ValueError, TypeError) as exc:
-            raise type(exc)(f"{where}: {exc}") from exc
-        head = heads.get(c, (None, None))
-        for r in range(n_init if c in heads else 1):
-            key = (c, r)
-            starts[key] = _initial(*head, K, covariance, reg_covar, rs, inits, reference)
+            error = type(exc)(f"{where}: {exc}")
+            if errors == "raise" or isinstance(exc, TypeError):
+                raise error from exc
+            failed[i] = error
+            for r in range(n_init):
+                starts.pop((c, i, r), None)
     runs = {
         key: em_steps(m, sums[key[0]][1], reg_covar, max_iter, tol, -np.inf)
         for key, m in starts.items()
     }
     waiting, done = {}, {}
     for key, steps in runs.items():
-        _advance(key, steps, None, waiting, done, specs)
+        _advance(key, steps, None, waiting, done, specs, failed, errors)
     while waiting:
         results = tree([dask.delayed(_passes)(p, dict(waiting)) for p in parts], _combine)
         for key in list(waiting):
-            del waiting[key]
-            _advance(key, runs[key], results[key], waiting, done, specs)
+            if key in waiting:  # not dropped with a failed restart of its spec
+                del waiting[key]
+                _advance(key, runs[key], results[key], waiting, done, specs, failed, errors)
     best = {}
-    for (c, _), model in sorted(done.items()):
-        best[c] = better(best.get(c), model, max_iter)
-    for c, model in best.items():
-        warn_unconverged(model, max_iter, tol, where=specs[c][0])
-    lls = tree([dask.delayed(_log_likelihoods)(p, best) for p in parts], _combine)
-    return [
-        (best[c], float(-2.0 * lls[c][0] + best[c].n_parameters() * np.log(sums[c][1])))
-        for c in range(n_classes)
-    ]
+    for (c, i, _), model in sorted(done.items()):
+        if i not in failed:
+            best[c, i] = better(best.get((c, i)), model, max_iter)
+    for (_, i), model in best.items():
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            warn_unconverged(model, max_iter, tol, where=specs[i][1])
+        caught[i] += [(str(item.message), item.category) for item in seen]
+    lls = tree([dask.delayed(_log_likelihoods)(p, best) for p in parts], _combine) if best else {}
+    out = []
+    for i, spec in enumerate(specs):
+        if i in failed:
+            out.append(Fitted(None, float("nan"), [], failed[i]))
+            continue
+        model, total = best[spec[0], i], sums[spec[0]][1]
+        bic = float(-2.0 * lls[spec[0], i][0] + model.n_parameters() * np.log(total))
+        out.append(Fitted(model, bic, caught[i]))
+    return out
 
 
-def _advance(key, steps, result, waiting, done, specs):
-    """Give a run its pass's result: it waits for the next pass, or it is done."""
+def _advance(key, steps, result, waiting, done, specs, failed, errors):
+    """Give a run its pass's result: it waits for the next pass, or it is done; a run
+    that fails raises (errors="raise") or stops every restart of its spec."""
     try:
         waiting[key] = next(steps) if result is None else steps.send(result)
     except StopIteration as finished:
         done[key] = finished.value
     except ValueError as exc:
-        raise ValueError(f"{specs[key[0]][0]}: {exc}") from exc
+        error = ValueError(f"{specs[key[1]][1]}: {exc}")
+        if errors == "raise":
+            raise error from exc
+        failed.setdefault(key[1], error)
+        for other in [k for k in waiting if k[1] == key[1]]:
+            del waiting[other]

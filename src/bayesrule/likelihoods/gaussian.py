@@ -17,9 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..stats import ClassMoments, class_moments
+from ..stats import ClassMoments, class_moments, merge
 from .base import BLOCK_BYTES, Likelihood, Undetermined
-from .covariance import get_structure, ledoit_wolf_pooled, precision_cholesky
+from .covariance import (
+    get_structure,
+    ledoit_wolf_pooled,
+    ledoit_wolf_scales,
+    ledoit_wolf_sums,
+    pooled_moments,
+    precision_cholesky,
+)
 
 LOG_2PI = np.log(2.0 * np.pi)
 
@@ -47,7 +54,8 @@ class Gaussian(Likelihood):
         the training data (scikit-learn's GaussianNB rule).
     shrinkage : None, "auto" or float in [0, 1], default=None
         Tied structure only: shrink the pooled covariance towards
-        ``trace / d * I`` (a float), or per class by Ledoit-Wolf ("auto", needs ``fit``).
+        ``trace / d * I`` (a float), or per class by Ledoit-Wolf ("auto", needs ``fit``
+        or ``fit_blocks``).
 
     Examples
     --------
@@ -125,17 +133,46 @@ class Gaussian(Likelihood):
 
     def blockwise_reason(self) -> str | None:
         if isinstance(self.shrinkage, str):
-            return "shrinkage='auto' (Ledoit-Wolf) needs all the data at once"
+            # not refused: fit_blocks makes the second pass over the blocks
+            return "shrinkage='auto' (Ledoit-Wolf) needs a second pass over the data"
         return None
 
     def fit(self, X, y, n_classes, sample_weight=None):
         """Estimate the densities of ``n_classes`` classes from ``X`` and class indices ``y``."""
-        stats = self.statistics(X, y, n_classes, sample_weight)
-        override = None
-        if isinstance(self.shrinkage, str):
-            self._check_counts(stats)
-            override = ledoit_wolf_pooled(X, y, n_classes, sample_weight, stats.mean)
-        return self.set_statistics(stats, _covariance=override)
+        if not isinstance(self.shrinkage, str):
+            return self.set_statistics(self.statistics(X, y, n_classes, sample_weight))
+        self._check_params()
+        full = class_moments(X, y, n_classes, sample_weight, kind="full")
+        self._check_counts(full)
+        beta = ledoit_wolf_sums(X, y, n_classes, sample_weight, full.mean, ledoit_wolf_scales(full))
+        return self.set_statistics(pooled_moments(full), _covariance=ledoit_wolf_pooled(full, beta))
+
+    def fit_blocks(self, parts, n_classes):
+        """Fit on row blocks (Dask delayed ``(X, y, w)`` triples or None, ``y`` class
+        positions), as :meth:`fit` on all of them: the statistics of every block merged
+        in a tree; with ``shrinkage="auto"``, full class moments, then a second pass for
+        the Ledoit-Wolf sums (see :func:`~bayesrule.likelihoods.covariance.ledoit_wolf_sums`).
+        """
+        import dask
+
+        from .._dask import _add, tree
+
+        structure = self._check_params()
+        auto = isinstance(self.shrinkage, str)
+        kind = "full" if auto else structure.stats_kind
+        stats = tree(
+            [dask.delayed(_block_moments)(self, p, n_classes, kind) for p in parts], _merge
+        )
+        if stats is None:
+            raise ValueError("X has no rows: every block of the Dask collection is empty.")
+        if not auto:
+            return self.set_statistics(stats)
+        self._check_counts(stats)
+        means, scales = stats.mean, ledoit_wolf_scales(stats)
+        beta = tree([dask.delayed(_block_sums)(p, n_classes, means, scales) for p in parts], _add)
+        return self.set_statistics(
+            pooled_moments(stats), _covariance=ledoit_wolf_pooled(stats, beta)
+        )
 
     def partial_fit(self, X, y, n_classes, sample_weight=None):
         """Add a block of data to the statistics and re-derive the parameters."""
@@ -409,3 +446,26 @@ class Gaussian(Likelihood):
             z = rng.standard_normal((int(k), d))
             blocks.append(self.means_[c] + (z @ chol[c].T if structure.dense else z * sd[c]))
         return np.concatenate(blocks) if blocks else np.empty((0, d))
+
+
+# ----------------------------------------------------------------- block tasks (Dask)
+def _block_moments(like, part, n_classes, kind):
+    """One checked block's class moments of ``kind`` (None for an empty block)."""
+    if part is None:
+        return None
+    X, y, w = part
+    if kind == like._check_params().stats_kind:
+        return like.statistics(X, y, n_classes, w)
+    return class_moments(X, y, n_classes, w, kind=kind)
+
+
+def _block_sums(part, n_classes, means, scales):
+    """One checked block's Ledoit-Wolf sums (None for an empty block)."""
+    if part is None:
+        return None
+    X, y, w = part
+    return ledoit_wolf_sums(X, y, n_classes, w, means, scales)
+
+
+def _merge(a, b):
+    return b if a is None else a if b is None else merge(a, b)

@@ -265,27 +265,39 @@ class Mixture(Likelihood):
     def fit_blocks(self, parts, n_classes):
         """Fit every class's mixture by EM over row blocks (Dask delayed ``(X, y, w)``
         triples, ``y`` class positions): one pass over the blocks per iteration, shared
-        by all classes (see :mod:`~bayesrule.likelihoods.em_blocks`)."""
-        from .em_blocks import fit_mixtures_blocks
+        by all classes and, when BIC chooses, by all their candidates (see
+        :mod:`~bayesrule.likelihoods.em_blocks`). The candidates, the random starts'
+        order, the choice and ``bic_`` are those of :meth:`fit`."""
+        from .em_blocks import class_sums, fit_mixtures_blocks
 
         inits = self._check_params(n_classes)
-        if isinstance(self.n_components, str) or self.covariance == "bic":
-            raise ValueError(
-                "choosing n_components or covariance by BIC is not available on a Dask "
-                "collection yet; give them (e.g. as chosen by a fit on a sample)."
-            )
         if self.warm_start:
             raise ValueError(
                 "warm_start is not available on a Dask collection yet; fit without it (or "
                 "give the previous fit's parameters as weights_init, means_init and "
                 "precisions_init)."
             )
+        choose = isinstance(self.n_components, str) or self.covariance == "bic"
+        needed = isinstance(self.n_components, str) or self.reg_covar == 0
+        # distinct rows are counted up to what the candidates' rules look at: k <= K
+        # components need at most K (d + 1) of them (see _too_small)
+        if isinstance(self.n_components, str):
+            largest = self.max_components
+        else:
+            largest = max(self._components_of(c) for c in range(n_classes))
+        sums = class_sums(parts, n_classes, largest if needed else 0)
         specs = []
         for c in range(n_classes):
-            k = self._components_of(c)
-            where = _where(c, k, self.covariance)
+            if c not in sums:
+                raise ValueError(
+                    f"the class at position {c} has no samples (with positive weight)."
+                )
+            n_rows = sums[c][0]
+            d = sums[c][2].size
+            distinct = len(sums[c][3]) if needed else n_rows
             given = tuple(inits.get(name, {}).get(c) for name in INITS)
-            specs.append((where, k, self.covariance, given))
+            for structure, k in self._candidates(c, n_rows, distinct, d):
+                specs.append((c, _where(c, k, structure), k, structure, given))
         fitted = fit_mixtures_blocks(
             parts,
             specs,
@@ -294,12 +306,28 @@ class Mixture(Likelihood):
             tol=self.tol,
             n_init=self.n_init,
             rs=check_random_state(self.random_state),
+            sums=sums,
+            errors="keep" if choose else "raise",
         )
-        self.mixtures_ = [model for model, _ in fitted]
-        self.bic_ = [
-            {(self.covariance, spec[1]): bic} for spec, (_, bic) in zip(specs, fitted, strict=True)
-        ]
-        self.pending_ = None
+        mixtures, tables = [], []
+        for c in range(n_classes):
+            table, best, first_error = {}, None, None
+            for spec, result in zip(specs, fitted, strict=True):
+                if spec[0] != c:
+                    continue
+                if result.model is None:
+                    first_error = first_error or result.error
+                    continue
+                table[(spec[3], spec[2])] = result.bic
+                if best is None or result.bic < best.bic:  # the first of equal BICs
+                    best = result
+            if best is None:
+                raise first_error
+            for message, category in best.warnings:  # the chosen model's warnings only
+                warnings.warn(message, category, stacklevel=3)
+            mixtures.append(best.model)
+            tables.append(table)
+        self.mixtures_, self.bic_, self.pending_ = mixtures, tables, None
         return self
 
     def _components_of(self, c: int) -> int:
