@@ -116,11 +116,13 @@ def test_many_row_blocks_in_threads_name_the_right_row(monkeypatch, method):
         getattr(model, method)(X)
 
 
+@pytest.mark.parametrize("signs", ["<= 0 (float32 sums)", "mixed (float64 sums)"])
 @pytest.mark.parametrize("nan", [False, True])
-def test_best_class_is_the_argmax_of_the_scores(nan):
+def test_best_class_is_the_argmax_of_the_scores(nan, signs):
     X, _ = counts(600, 80, 6, 7, nan=nan)
     rng = np.random.default_rng(8)
-    W_t = -rng.random((80, 6))
+    W_t = -rng.random((80, 6)) + (0.3 if signs.startswith("mixed") else 0.0)
+    assert (kernels.weights32(W_t)[0].dtype == np.float32) == signs.startswith("<=")
     W_t[:, 4] = W_t[:, 1]  # classes 1 and 4 tie on every row: the first one wins
     intercept = rng.normal(size=6)
     intercept[4] = intercept[1]

@@ -97,20 +97,20 @@ def _compiled():
         return best, second, where, nan
 
     @jit
-    def best_class(data, indices, indptr, d, W32, W_t, w_max, intercept, log_prior, slack, out):
+    def best_class(data, indices, indptr, d, W32, W_t, rel, extra, intercept, log_prior, out):
         """out[i] = the first c of highest ``(sum_k x_ik W_t[k, c] + intercept[c]) +
-        log_prior[c]`` as float64 arithmetic gives it, computed from the float32 copy
-        ``W32`` (half the bytes to gather) and certified: a row whose two best joints lie
-        closer than the largest possible difference from the float64 sums is summed
-        again with ``W_t``. Returns the smallest value that is not NaN, whether a row's
-        joint has a NaN or no finite maximum, whether every index was below ``d``, and
-        the number of rows summed again."""
+        log_prior[c]`` as float64 arithmetic gives it, computed from ``W32`` (a float32
+        copy of ``W_t``, half the bytes to gather, or ``W_t`` itself) and certified: a row
+        whose two best joints lie within ``rel * (|best| + |second| + extra)`` (the
+        largest possible difference from the float64 sums, see :func:`weights32`) is
+        summed again with ``W_t``. Returns the smallest value that is not NaN, whether a
+        row's joint has a NaN or no finite maximum, whether every index was below ``d``,
+        and the number of rows summed again."""
         acc = np.empty(W_t.shape[1])
         low, bad, ok, again = np.inf, False, True, 0
         for i in range(indptr.size - 1):
             start, stop = indptr[i], indptr[i + 1]
             acc[:] = 0.0
-            scale = 0.0  # sum_k |x_k| max_c |W_t[j_k, c]|: bounds every |sum| of the row
             for k in range(start, stop):
                 v = data[k]
                 j = indices[k]
@@ -118,18 +118,11 @@ def _compiled():
                     ok = ok and j < d
                     continue
                 low = min(low, v)
-                scale += abs(v) * w_max[j]
                 row = W32[j]
                 for c in range(acc.size):
                     acc[c] += v * row[c]
             best, second, where, nan = top_two(acc, intercept, log_prior)
-            # |W - W32| <= 2^-24 |W|; each float64 sum of n products errs by at most
-            # (n + 1) 2^-53 of the sum of their magnitudes (both ours and the reference);
-            # the two additions after it, by 2^-50 of the magnitudes (``slack``: intercept
-            # and prior)
-            n = stop - start
-            tol = scale * (2.0**-23 + (n + 4) * 2.0**-51)
-            tol += (abs(best) + abs(second)) * 2.0**-48 + slack
+            tol = (rel + (stop - start) * 2.0**-50) * (abs(best) + abs(second) + extra)
             if not best - second > tol:
                 again += 1
                 acc[:] = 0.0
@@ -218,36 +211,48 @@ def csr_best_class(X, W_t: np.ndarray, intercept, log_prior, out, w32=None):
     ``(X @ W_t + intercept) + log_prior`` of each row of the CSR matrix ``X`` (NaN
     counting as 0; the first class on ties), with the compiled kernel and no (C, rows)
     block written: exactly the class that an argmax over :func:`csr_times_t`'s float64
-    scores gives.
+    scores gives, for values ``x >= 0`` (the count families refuse others; a negative
+    value shows in the returned minimum, and the caller must then not use ``out``).
 
-    The scores are summed from a float32 copy of the weights (``w32``: what
-    :func:`weights32` makes of ``W_t``, made here if not given), and any row whose two
-    best joints are too close for that to decide is summed again in float64.
+    ``w32`` is what :func:`weights32` makes of ``W_t`` (made here if not given): the
+    scores are summed from float32 weights where their rounding can be bounded, and a
+    row whose two best joints are too close for it to decide is summed again in float64.
 
     Returns the smallest value that is not NaN, whether some row's joint has a NaN or no
     finite maximum (then ``out`` is not to be trusted and the caller takes the path that
     checks and explains), and the number of rows summed again.
     """
     W_t = np.ascontiguousarray(W_t, dtype=np.float64)
-    W32, w_max = w32 or weights32(W_t)
+    W32, rel = w32 or weights32(W_t)
     intercept = np.ascontiguousarray(intercept, dtype=np.float64)
     log_prior = np.ascontiguousarray(log_prior, dtype=np.float64)
-    finite = np.concatenate([intercept, log_prior])
-    finite = np.abs(finite[np.isfinite(finite)])
-    slack = 2.0**-48 * 2 * (finite.max() if finite.size else 0.0)
+    finite = np.abs(np.concatenate([intercept, log_prior]))
+    extra = 8.0 * float(finite[np.isfinite(finite)].max(initial=0.0))
     low, bad, ok, again = _compiled()[2](
-        *_parts(X), W32, W_t, w_max, intercept, log_prior, slack, out
+        *_parts(X), W32, W_t, rel, extra, intercept, log_prior, out
     )
     _in_range(ok, X)
     return low, bad, again
 
 
-def weights32(W_t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The float32 copy of the weights (d, C) and each feature's largest |weight| (d,),
-    as :func:`csr_best_class` takes them (made once per prediction, shared by blocks)."""
-    W_t = np.asarray(W_t, dtype=np.float64)
-    w_max = np.abs(W_t).max(axis=1) if W_t.size else np.zeros(W_t.shape[0])
-    return np.ascontiguousarray(W_t, dtype=np.float32), w_max * (1.0 + 2.0**-20)
+def weights32(W_t: np.ndarray) -> tuple[np.ndarray, float]:
+    """The weights (d, C) that :func:`csr_best_class` sums, and the relative bound of
+    what that may change (made once per prediction and shared by the blocks).
+
+    Where every weight has one sign (multinomial: ``ln theta <= 0``; complement: > 0)
+    and the values are >= 0, each class's sum of ``|x_k| |w_k|`` is the magnitude of its
+    score, so rounding the weights to float32 (``|w - w32| <= 2^-24 |w|``) moves a score
+    by at most ``2^-24`` of its magnitude; the float64 sums of n products (ours and the
+    reference) and the two additions after them add ``(n + 3) 2^-52`` of the magnitudes
+    of the score, intercept and prior at most: the kernel allows ``2^-22 + n 2^-50`` of
+    ``|best| + |second| + extra``, with ``extra`` 8 times the largest finite
+    ``|intercept|`` or ``|log prior|``. Otherwise the float64 weights themselves are
+    summed (and only near-ties are summed again, to the same result).
+    """
+    W_t = np.ascontiguousarray(W_t, dtype=np.float64)
+    if W_t.size and np.isfinite(W_t).all() and (W_t.max() <= 0 or W_t.min() >= 0):
+        return W_t.astype(np.float32), 2.0**-22
+    return W_t, 0.0
 
 
 def class_sums(X, y, classes: range, offset, w, threshold, total, missing) -> tuple[float, int]:
