@@ -8,10 +8,12 @@ the model equals the one fitted in memory up to the order of floating-point sums
 runs on whatever scheduler is active (threads by default, or a ``dask.distributed``
 client). Families whose fit needs more than one pass say so in ``blockwise_reason`` and
 pass over the blocks themselves (``fit_blocks``): Gaussian mixtures run EM (one pass of
-tasks per iteration, see :mod:`~bayesrule.likelihoods.em_blocks`), and Ledoit-Wolf
-shrinkage (``shrinkage="auto"``) makes a second pass for its fourth-moment sums. Families
-whose fit needs all the data at once (bins learned from the data, KDB's parent
-combinations) have no ``fit_blocks`` and are refused with their reason.
+tasks per iteration, see :mod:`~bayesrule.likelihoods.em_blocks`), Ledoit-Wolf
+shrinkage (``shrinkage="auto"``) makes a second pass for its fourth-moment sums, and the
+semi-naive families learn their bins (``discretize=``) in a first pass and count KDB's
+parent combinations (``k >= 2``) in a last one (see
+:mod:`~bayesrule.likelihoods.seminaive`). A family with a reason and no ``fit_blocks``
+(e.g. such a family as a block of ``MixedNB``) is refused with its reason.
 
 Prediction methods given a Dask collection return one of the same kind, computed block
 by block by the fitted estimator: a Dask array for an array, a Dask DataFrame (one

@@ -100,7 +100,9 @@ class GaussianMixtureBayes(BayesClassifier):
     all classes and, with ``"bic"``, by all their candidates. The candidates, the choice
     and ``bic_`` are the in-memory fit's (up to the order of floating-point sums) from
     the same ``random_state`` where each class has at most 20,000 rows: the k-means
-    start there sees a class's first 20,000. ``warm_start`` is not available there.
+    start there sees a class's first 20,000. ``warm_start`` works there too: a refit on
+    a Dask collection starts from the last fit's mixtures (made in memory or on Dask) as
+    a refit in memory does.
 
     Examples
     --------
@@ -177,10 +179,13 @@ class GaussianMixtureBayes(BayesClassifier):
         self
         """
         self._labels = _labels_and_counts(y, sample_weight)  # label-keyed parameters need them
+        # the last fit, for warm_start (a fit on a Dask collection drops it before it
+        # makes the likelihood)
+        self._last = getattr(self, "classes_", None), getattr(self, "likelihood_", None)
         try:
             return super().fit(X, y, sample_weight=sample_weight)
         finally:
-            del self._labels
+            del self._labels, self._last
 
     @property
     def partial_fit(self):
@@ -211,12 +216,12 @@ class GaussianMixtureBayes(BayesClassifier):
             warm_start=self.warm_start,
             max_components=self.max_components,
         )
-        previous = getattr(self, "likelihood_", None)
+        classes, previous = getattr(self, "_last", (None, None))
         if (
             bool(self.warm_start)
             and labels is not None
             and previous is not None
-            and np.array_equal(np.asarray(self.classes_, dtype=object), labels[0].astype(object))
+            and np.array_equal(np.asarray(classes, dtype=object), labels[0].astype(object))
         ):
             like.mixtures_ = previous.mixtures_  # EM starts from the last fit's mixtures
         return like

@@ -121,7 +121,8 @@ class KDB(_Network):
     Notes
     -----
     No ``partial_fit``: the parent combinations to count are chosen from all the data
-    (TAN and AODE learn batch by batch).
+    (TAN and AODE learn batch by batch). ``fit`` on a Dask collection counts them in a
+    second pass over its blocks, once the structure is chosen from the pair counts.
 
     Examples
     --------

@@ -16,7 +16,9 @@ so cast float codes, e.g. OrdinalEncoder output, to int to keep them):
 * ``"quantile"``: ``n_bins`` equal-frequency bins (weighted);
 * ``"mdl"``: Fayyad and Irani's supervised MDL cut points, as Weka's default.
 
-Bins are learned on the data of ``fit`` (on the first batch for ``partial_fit``).
+Bins are learned on the data of ``fit`` (on the first batch for ``partial_fit``); on a
+Dask collection, from all its blocks in a first pass (each float column's distinct values
+and their class weights), so the bins are those of the data in memory.
 """
 
 from __future__ import annotations

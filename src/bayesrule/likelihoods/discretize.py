@@ -206,6 +206,41 @@ def cut_points(values, y, n_classes, sample_weight, method, n_bins) -> np.ndarra
     if method is None:
         raise ValueError(f"method must be one of {METHODS}, got None")
     u, table = _distinct(values, y, n_classes, sample_weight)
+    return table_cuts(u, table, method, n_bins)
+
+
+def distinct_table(values, y, n_classes, sample_weight, method) -> tuple:
+    """What ``method`` needs of one column to choose its cut points: the sorted distinct
+    values and their weights, per class for ``"mdl"`` ((m, n_classes)), summed over the
+    classes for ``"quantile"`` ((m, 1)). Additive over row blocks: :func:`merge_distinct`
+    two of them, then :func:`table_cuts` gives the cut points of all the rows."""
+    u, table = _distinct(values, y, n_classes, sample_weight)
+    if method == "quantile":
+        table = table.sum(axis=1, keepdims=True)
+    return u, table
+
+
+def merge_distinct(a: tuple, b: tuple) -> tuple:
+    """Two :func:`distinct_table` results as one: the union of the values, weights added.
+
+    Examples
+    --------
+    >>> a = np.array([1.0, 3.0]), np.ones((2, 1))
+    >>> u, t = merge_distinct(a, (np.array([3.0]), np.ones((1, 1))))
+    >>> u, t.ravel()
+    (array([1., 3.]), array([1., 2.]))
+    """
+    (ua, ta), (ub, tb) = a, b
+    u = np.union1d(ua, ub)
+    table = np.zeros((u.size, ta.shape[1]))
+    table[np.searchsorted(u, ua)] += ta
+    table[np.searchsorted(u, ub)] += tb
+    return u, table
+
+
+def table_cuts(u: np.ndarray, table: np.ndarray, method: str, n_bins: int) -> np.ndarray:
+    """Cut points (float64) from distinct values ``u`` and their weight ``table`` (per
+    class, or one column of totals for ``"quantile"``): the core of :func:`cut_points`."""
     if method == "quantile":
         cuts = _quantile_cuts(u, table.sum(axis=1), n_bins)
     else:

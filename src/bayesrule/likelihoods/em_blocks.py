@@ -12,7 +12,9 @@ in-memory fit up to the order of floating-point sums. Without initial parameters
 k-means start of a class sees its first ``sample_rows`` rows (the in-memory fit sees all
 of them); the starts are drawn from the random state in the in-memory order (spec by
 spec, restart by restart), so a class with at most ``sample_rows`` rows starts where it
-does in memory.
+does in memory. A spec may also start from a previous fit (``warm_start``): one run from
+its parameters, with its last lower bound as the stopping rule's previous value, as
+:func:`~bayesrule.likelihoods.em.fit_mixture` does with ``previous``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,15 @@ import numpy as np
 from .._dask import tree
 from ..stats import merge
 from .covariance import get_structure
-from .em import _initial, _pass_rows, better, check_enough_rows, em_steps, warn_unconverged
+from .em import (
+    _check_previous,
+    _initial,
+    _pass_rows,
+    better,
+    check_enough_rows,
+    em_steps,
+    warn_unconverged,
+)
 from .mixture_model import MixtureModel, check_inits
 
 
@@ -164,14 +174,18 @@ def fit_mixtures_blocks(
 
     ``specs[i]`` is ``(c, where, K, covariance, (weights, means, precisions))``: a
     mixture of class c (several specs may share a class), ``where`` naming it in errors
-    and warnings. The k-means starts are drawn from ``rs`` spec by spec, ``n_init`` per
-    spec unless all its initial parameters are given. ``sums``: :func:`class_sums` of
-    the blocks, if already computed. ``errors="raise"`` raises the first ValueError of a
-    spec (naming it); ``errors="keep"`` stops only that spec (its remaining restarts are
-    not drawn when its start fails) and returns the error in its result. (All starts are
-    drawn before EM: where EM fails in a restart before the last, the in-memory fit,
-    which then draws no more restarts of that candidate, draws different starts for the
-    candidates after it.)
+    and warnings; an optional sixth item, a :class:`MixtureModel` of the same structure,
+    K and features (or None), is a warm start: one run from its parameters (the given
+    initial ones are checked, then unused) whose first change is measured from its
+    ``lower_bound_``, as ``fit_mixture(previous=...)``. The k-means starts are drawn from
+    ``rs`` spec by spec, ``n_init`` per spec unless all its initial parameters are given
+    or it starts warm. ``sums``: :func:`class_sums` of the blocks, if already computed.
+    ``errors="raise"`` raises the first ValueError of a spec (naming it);
+    ``errors="keep"`` stops only that spec (its remaining restarts are not drawn when its
+    start fails) and returns the error in its result. (All starts are drawn before EM:
+    where EM fails in a restart before the last, the in-memory fit, which then draws no
+    more restarts of that candidate, draws different starts for the candidates after
+    it.)
 
     Returns per spec a :class:`Fitted`: the best restart and its BIC on all of the
     class's rows; its warnings are returned, not shown.
@@ -183,16 +197,33 @@ def fit_mixtures_blocks(
     n_classes = 1 + max((spec[0] for spec in specs), default=-1)
     if sums is None:
         sums = class_sums(parts, n_classes)
-    need_head = sorted({spec[0] for spec in specs if any(v is None for v in spec[4])})
+    need_head = sorted(
+        {spec[0] for spec in specs if _warm(spec) is None and any(v is None for v in spec[4])}
+    )
     heads = _heads(parts, need_head, sample_rows) if need_head else {}
     starts, failed, caught = {}, {}, {i: [] for i in range(len(specs))}
-    for i, (c, where, K, covariance, inits) in enumerate(specs):
+    bounds = {}  # a warm start's previous lower bound (else -inf)
+    for i, spec in enumerate(specs):
+        c, where, K, covariance, inits = spec[:5]
+        previous = _warm(spec)
         try:
             if c not in sums:
                 raise ValueError("the class has no samples (with positive weight).")
             reference = sums[c][2] / sums[c][1]
             check_enough_rows(K, sums[c][0])
             inits = check_inits(covariance, K, reference.size, *inits)
+            if previous is not None:  # fit_mixture's warm start: one run, no draw
+                _check_previous(previous, covariance, K, reference.size)
+                starts[c, i, 0] = MixtureModel(
+                    covariance,
+                    previous.weights_,
+                    previous.means_,
+                    previous.covariances_,
+                    previous.precisions_cholesky_,
+                    reference,
+                )
+                bounds[c, i, 0] = previous.lower_bound_
+                continue
             restarts = 1 if all(v is not None for v in inits) else n_init
             head = heads.get(c, (None, None))
             for r in range(restarts):
@@ -209,7 +240,7 @@ def fit_mixtures_blocks(
             for r in range(n_init):
                 starts.pop((c, i, r), None)
     runs = {
-        key: em_steps(m, sums[key[0]][1], reg_covar, max_iter, tol, -np.inf)
+        key: em_steps(m, sums[key[0]][1], reg_covar, max_iter, tol, bounds.get(key, -np.inf))
         for key, m in starts.items()
     }
     waiting, done = {}, {}
@@ -240,6 +271,11 @@ def fit_mixtures_blocks(
         bic = float(-2.0 * lls[spec[0], i][0] + model.n_parameters() * np.log(total))
         out.append(Fitted(model, bic, caught[i]))
     return out
+
+
+def _warm(spec) -> MixtureModel | None:
+    """A spec's warm start (its optional sixth item), or None."""
+    return spec[5] if len(spec) > 5 else None
 
 
 def _advance(key, steps, result, waiting, done, specs, failed, errors):

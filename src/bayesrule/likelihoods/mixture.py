@@ -48,7 +48,8 @@ class Mixture(Likelihood):
     weights_init, means_init, precisions_init : None or dict, default=None
         ``{class index: array}`` in scikit-learn's shapes, for fixed n_components.
     warm_start : bool, default=False
-        A refit starts from the fitted mixtures (same class, structure and k).
+        A refit starts from the fitted mixtures (same class, structure and k), in
+        memory or on a Dask collection (:meth:`fit_blocks`).
     max_components : int, default=10
         Largest k tried by ``n_components="bic"``.
 
@@ -218,9 +219,7 @@ class Mixture(Likelihood):
         X = np.asarray(X, dtype=np.float64)
         d = X.shape[1]
         rs = check_random_state(self.random_state)
-        previous = getattr(self, "mixtures_", None) if self.warm_start else None
-        if previous is not None and len(previous) != n_classes:
-            previous = None
+        previous = self._previous(n_classes)
         mixtures, tables = [], []
         for c in range(n_classes):
             rows = y == c
@@ -237,9 +236,7 @@ class Mixture(Likelihood):
             table, best, first_error = {}, None, None
             for structure, k in self._candidates(c, Xc.shape[0], distinct, d):
                 options = {name: value.get(c) for name, value in inits.items()}
-                prev = previous[c] if previous is not None else None
-                if prev is not None and (prev.covariance, prev.n_components) != (structure, k):
-                    prev = None
+                prev = _warm(previous, c, structure, k)
                 try:
                     model, caught = self._fit_one(c, Xc, wc, structure, k, rs, options, prev)
                 except ValueError as exc:
@@ -267,16 +264,11 @@ class Mixture(Likelihood):
         triples, ``y`` class positions): one pass over the blocks per iteration, shared
         by all classes and, when BIC chooses, by all their candidates (see
         :mod:`~bayesrule.likelihoods.em_blocks`). The candidates, the random starts'
-        order, the choice and ``bic_`` are those of :meth:`fit`."""
+        order, the warm starts, the choice and ``bic_`` are those of :meth:`fit`."""
         from .em_blocks import class_sums, fit_mixtures_blocks
 
         inits = self._check_params(n_classes)
-        if self.warm_start:
-            raise ValueError(
-                "warm_start is not available on a Dask collection yet; fit without it (or "
-                "give the previous fit's parameters as weights_init, means_init and "
-                "precisions_init)."
-            )
+        previous = self._previous(n_classes)
         choose = isinstance(self.n_components, str) or self.covariance == "bic"
         needed = isinstance(self.n_components, str) or self.reg_covar == 0
         # distinct rows are counted up to what the candidates' rules look at: k <= K
@@ -297,7 +289,8 @@ class Mixture(Likelihood):
             distinct = len(sums[c][3]) if needed else n_rows
             given = tuple(inits.get(name, {}).get(c) for name in INITS)
             for structure, k in self._candidates(c, n_rows, distinct, d):
-                specs.append((c, _where(c, k, structure), k, structure, given))
+                warm = _warm(previous, c, structure, k)
+                specs.append((c, _where(c, k, structure), k, structure, given, warm))
         fitted = fit_mixtures_blocks(
             parts,
             specs,
@@ -329,6 +322,11 @@ class Mixture(Likelihood):
             tables.append(table)
         self.mixtures_, self.bic_, self.pending_ = mixtures, tables, None
         return self
+
+    def _previous(self, n_classes: int) -> list | None:
+        """With ``warm_start``, the last fit's mixtures when it had ``n_classes`` classes."""
+        previous = getattr(self, "mixtures_", None) if self.warm_start else None
+        return previous if previous is not None and len(previous) == n_classes else None
 
     def _components_of(self, c: int) -> int:
         """The fixed number of components of class c (a dict leaves out classes of 1)."""
@@ -419,6 +417,15 @@ class Mixture(Likelihood):
             if more > 0:
                 lines.append(f"  ... ({more} more features)")
         return lines
+
+
+def _warm(previous: list | None, c: int, structure: str, k: int) -> MixtureModel | None:
+    """Class c's last mixture when the candidate (structure, k) is its own (a warm
+    start), else None (the candidate starts as a first fit does)."""
+    prev = previous[c] if previous is not None else None
+    if prev is not None and (prev.covariance, prev.n_components) != (structure, k):
+        return None
+    return prev
 
 
 def _where(c: int, k: int, structure: str) -> str:

@@ -15,6 +15,7 @@ out of the product.
 
 from __future__ import annotations
 
+import functools
 import numbers
 
 import numpy as np
@@ -38,7 +39,7 @@ class _Network(DiscreteNetwork):
         """Per attribute its counts ``F(c, x_pa, x_j)``, and for each proper subset of its
         parents (by axis) the counts over that subset: the fallbacks when other parents
         are unavailable. No parent or one: from the pair counts (in one pass); more: from
-        the training rows the family kept (``_parent_set_counts``)."""
+        the training rows (``_parent_set_counts``: those kept, or a pass over the blocks)."""
         singles = stats.singles()
         pairs = sorted(
             {
@@ -192,8 +193,8 @@ class KDependence(_Network):
         self.n_bins = n_bins
 
     def blockwise_reason(self) -> str | None:
-        if isinstance(self.k, numbers.Integral) and self.k >= 2:
-            return "KDB with k >= 2 counts parent combinations chosen from all the data"
+        if isinstance(self.k, numbers.Integral) and self.k >= 2:  # fit_blocks: a second pass
+            return "KDB with k >= 2 counts parent combinations chosen from all the data first"
         return super().blockwise_reason()
 
     def _check_k(self, d: int) -> int:
@@ -210,9 +211,8 @@ class KDependence(_Network):
     def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
         return kdb_parents(mi, cmi, self._check_k(mi.size))
 
-    def _remember_rows(self, codes, y, w) -> None:
-        if self._check_k(codes.shape[1]) >= 2:  # counted in _build, then let go
-            self._rows = (codes, y, w)
+    def _needs_rows(self, n_features: int) -> bool:
+        return self._check_k(n_features) >= 2
 
     def partial_fit(self, X, y, n_classes, sample_weight=None):
         if self._check_k(np.shape(X)[1]) >= 2:
@@ -224,23 +224,28 @@ class KDependence(_Network):
 
     def _parent_set_counts(self, stats, parents) -> dict:
         """``F(c, x_S, x_j)`` for every set S of two or more of j's parents, from the
-        encoded training rows kept by ``statistics`` (dropped here)."""
-        rows = self.__dict__.pop("_rows", None)
-        if rows is None:
-            return {}
-        codes, y, w = rows
-        w = np.ones(y.size) if w is None else w
-        sizes, C = self._sizes, stats.n_classes
-        out = {}
-        for j, pa in enumerate(parents):
-            for kept in subsets(len(pa)):
-                if len(kept) < 2:
-                    continue
-                cols = [*(pa[i] for i in kept), j]
-                sub = codes[:, cols]
-                ok = (sub >= 0).all(axis=1)  # observed, in a row of positive weight
-                shape = [C, *sizes[cols]]
-                index = flat_index(np.column_stack([y[ok], sub[ok]]), shape)
-                counts = np.bincount(index, weights=w[ok], minlength=int(np.prod(shape)))
-                out[(j, tuple(cols[:-1]))] = counts.reshape(shape)
-        return out
+        encoded training rows kept by ``statistics`` (dropped here), or from a pass over
+        the row blocks after ``fit_blocks`` (added up)."""
+        count = functools.partial(
+            parent_set_counts, sizes=self._sizes, n_classes=stats.n_classes, parents=parents
+        )
+        return self._count_rows(count, stats.categories)
+
+
+def parent_set_counts(codes, y, w, *, sizes, n_classes, parents) -> dict:
+    """``F(c, x_S, x_j)`` of encoded rows (codes, -1 where missing or of weight zero) for
+    every set S of two or more of j's ``parents``, keyed ``(j, S)``; additive over rows."""
+    w = np.ones(y.size) if w is None else w
+    out = {}
+    for j, pa in enumerate(parents):
+        for kept in subsets(len(pa)):
+            if len(kept) < 2:
+                continue
+            cols = [*(pa[i] for i in kept), j]
+            sub = codes[:, cols]
+            ok = (sub >= 0).all(axis=1)  # observed, in a row of positive weight
+            shape = [n_classes, *sizes[cols]]
+            index = flat_index(np.column_stack([y[ok], sub[ok]]), shape)
+            counts = np.bincount(index, weights=w[ok], minlength=int(np.prod(shape)))
+            out[(j, tuple(cols[:-1]))] = counts.reshape(shape)
+    return out

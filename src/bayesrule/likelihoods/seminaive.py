@@ -14,10 +14,17 @@ continuous columns (:mod:`~bayesrule.likelihoods.discretize`):
 
 Rows are looked up as codes (:func:`~bayesrule.likelihoods.values.value_codes`): a
 value's position, ``O_j`` for a value never seen, ``O_j + 1`` for a missing one.
+
+On a Dask collection (:meth:`DiscreteNetwork.fit_blocks`) the fit passes over the row
+blocks: the bins first (each float column's distinct values and their class weights add
+up over blocks), then the pair counts, then, for KDB with ``k >= 2``, the counts of the
+parent combinations of the structure chosen from them; each pass merges its blocks in a
+tree, so the model equals the one fitted in memory.
 """
 
 from __future__ import annotations
 
+import copy
 import numbers
 
 import numpy as np
@@ -25,9 +32,19 @@ import numpy as np
 from .._validation import missing_mask
 from .base import BLOCK_BYTES, Likelihood, check_alpha
 from .cpt import flat_index, proba
-from .discretize import apply_cuts, check_discretize, cut_points, is_continuous, is_float_column
+from .discretize import (
+    _real,
+    apply_cuts,
+    check_discretize,
+    cut_points,
+    distinct_table,
+    is_continuous,
+    is_float_column,
+    merge_distinct,
+    table_cuts,
+)
 from .pair_counts import PairCounts, count_pairs, encode_table
-from .values import check_unseen, numeric, value_codes, value_table
+from .values import check_unseen, lookup, numeric, value_codes, value_table
 
 
 def column_position(value, name: str, d: int) -> int:
@@ -87,18 +104,29 @@ class DiscreteNetwork(Likelihood):
             "yourself. Integer-valued floats (e.g. OrdinalEncoder output) count as codes."
         )
 
-    def _binned(self, X) -> np.ndarray:
-        edges = self.bin_edges_
-        if all(e is None for e in edges):
-            return X
-        X = X.astype(np.float64) if numeric(X) else X.copy()
-        for j, e in enumerate(edges):
-            if e is not None:
-                X[:, j] = apply_cuts(X[:, j], e)
-        return X
+    def _bins_from(self, summary: list) -> None:
+        """``bin_edges_`` from the column summaries of all the blocks (:func:`_block_columns`
+        merged), as :meth:`_learn_bins` from all the rows; a continuous column left unbinned
+        is refused as :meth:`_discrete_table` refuses it."""
+        _, n_bins = check_discretize(self.discretize, self.n_bins)
+        edges, bounds = [None] * len(summary), {}
+        for j, (real, floats, _, distinct) in enumerate(summary):
+            if real and floats:  # is_float_column of the whole column
+                u, table = distinct
+                edges[j] = table_cuts(u, table, self.discretize, n_bins)
+                if u.size:
+                    bounds[j] = (float(u[0]), float(u[-1]))
+        for j, (real, _, example, _) in enumerate(summary):
+            if edges[j] is None and real and example is not None:  # is_continuous
+                raise self._continuous_error(np.array([example], dtype=object), j)
+        self.bin_edges_, self._bin_bounds = edges, bounds
 
-    def _discrete_table(self, X, y, n_classes, w) -> np.ndarray:
-        """The training table with continuous columns binned (bins learned on the first)."""
+    def _binned(self, X) -> np.ndarray:
+        return bin_columns(X, self.bin_edges_)
+
+    def _discrete_table(self, X, y, n_classes, w, check: bool = True) -> np.ndarray:
+        """The training table with continuous columns binned (bins learned on the first);
+        ``check=False`` skips the refusal of unbinned continuous columns (made already)."""
         X = self.coerce(X)
         if getattr(self, "bin_edges_", None) is None:
             self._learn_bins(X, y, n_classes, w)
@@ -107,7 +135,7 @@ class DiscreteNetwork(Likelihood):
                 f"X has {X.shape[1]} features, but the model was fitted on {len(self.bin_edges_)}."
             )
         for j, e in enumerate(self.bin_edges_):
-            if e is None and is_continuous(X[:, j]):
+            if check and e is None and is_continuous(X[:, j]):
                 raise self._continuous_error(X[:, j], j)
         return self._binned(X)
 
@@ -118,16 +146,71 @@ class DiscreteNetwork(Likelihood):
         y = np.asarray(y, dtype=np.intp)
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         categories, codes = encode_table(self._discrete_table(X, y, n_classes, w), w)
-        self._remember_rows(codes, y, w)
+        if self._needs_rows(codes.shape[1]):  # counted in _build (_count_rows), let go then
+            self._rows = (codes, y, w)
         return count_pairs(categories, codes, y, n_classes, w)
 
-    def _remember_rows(self, codes, y, w) -> None:
-        """Hook: a family that needs the encoded training rows in ``_build`` keeps them."""
+    def _needs_rows(self, n_features: int) -> bool:
+        """Whether ``_build`` counts more than the pair counts hold (KDB with k >= 2),
+        from the training rows: kept by ``statistics``, or another pass over the blocks."""
+        return False
+
+    def _count_rows(self, count, categories) -> dict:
+        """``count(codes, y, w)``, a dict of additive arrays, over the training rows as
+        codes of ``categories``: the rows ``statistics`` kept, or after ``fit_blocks`` one
+        more pass over the blocks, their dicts added up in a tree; {} without either."""
+        rows = self.__dict__.pop("_rows", None)
+        if rows is None:
+            return {}
+        if isinstance(rows, tuple):  # (codes, y, w) of statistics
+            return count(*rows)
+        import dask
+
+        from .._dask import tree
+
+        edges = self.bin_edges_
+        tasks = [dask.delayed(_block_count)(edges, categories, p, count) for p in rows]
+        counted = tree(tasks, _add_counts)
+        return {} if counted is None else counted
 
     def blockwise_reason(self) -> str | None:
-        if self.discretize is not None:
-            return "discretize= learns its bins from all the data (bin the columns first)"
+        if self.discretize is not None:  # not refused: fit_blocks makes the passes
+            return "discretize= learns its bins in a first pass over all the data"
         return None
+
+    def fit_blocks(self, parts, n_classes):
+        """Fit on row blocks (Dask delayed ``(X, y, w)`` triples or None, ``y`` class
+        positions), equal to :meth:`fit` on all of them, in passes over the blocks, each
+        merged in a tree: with ``discretize``, every float column's distinct values and
+        their class weights (:func:`~bayesrule.likelihoods.discretize.distinct_table`),
+        cut into bins as in memory; then the pair counts of the binned blocks; then, when
+        ``_build`` needs them (KDB with k >= 2), the counts of each attribute with its
+        parent combinations, once the structure is chosen from the pair counts."""
+        import dask
+
+        from .._dask import tree
+
+        self._check_common()
+        for name in ("bin_edges_", "_bin_bounds", "_rows"):
+            self.__dict__.pop(name, None)
+        empty = "X has no rows: every block of the Dask collection is empty."
+        try:
+            if self.discretize is not None:
+                summary = tree(
+                    [dask.delayed(_block_columns)(p, n_classes, self.discretize) for p in parts],
+                    _merge_columns,
+                )
+                if summary is None:
+                    raise ValueError(empty)
+                self._bins_from(summary)
+            stats = tree([dask.delayed(_block_pairs)(self, p, n_classes) for p in parts], _merge)
+            if stats is None:
+                raise ValueError(empty)
+            if self._needs_rows(len(stats.categories)):
+                self._rows = list(parts)  # a third pass, over the blocks, in _build
+            return self.set_statistics(stats)
+        finally:
+            self.__dict__.pop("_rows", None)
 
     def set_statistics(self, stats: PairCounts):
         """Probability tables from the counts (smoothing applied here only)."""
@@ -220,3 +303,104 @@ class DiscreteNetwork(Likelihood):
             names = ", ".join(["class", *(str(feature_names[p]) for p in pa)])
             lines.append(f"    {feature_names[j]} <- {names}")
         return lines
+
+
+# ----------------------------------------------------------------- block tasks (Dask)
+def bin_columns(X: np.ndarray, edges) -> np.ndarray:
+    """``X`` with each column that has edges (not None) replaced by its bin numbers."""
+    if all(e is None for e in edges):
+        return X
+    X = X.astype(np.float64) if numeric(X) else X.copy()
+    for j, e in enumerate(edges):
+        if e is not None:
+            X[:, j] = apply_cuts(X[:, j], e)
+    return X
+
+
+def _column_summary(column, y, n_classes, w, method) -> tuple:
+    """``(real, floats, example, distinct)`` of one column of a block: whether every value
+    present is a real number (no boolean), whether one is a float (both as in
+    ``is_float_column``), the first one that is not a whole number (``is_continuous``)
+    or None, and while real the ``distinct_table`` of the values in rows of positive
+    weight. Summaries of blocks merge (:func:`_merge_columns`) into the whole column's."""
+    kind = column.dtype.kind
+    if kind not in "fO":  # integers, booleans: never binned, never continuous
+        return False, False, None, None
+    missing = missing_mask(column)
+    present = column[~missing]
+    floats = True
+    if kind == "O":
+        items = present.tolist()
+        if not all(_real(v) for v in items):
+            return False, False, None, None
+        floats = any(isinstance(v, (float, np.floating)) for v in items)
+    values = present.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        odd = np.flatnonzero(~np.isfinite(values) | (values != np.floor(values)))
+    example = present[odd[0]] if odd.size else None
+    seen = ~missing if w is None else ~missing & (w > 0)
+    weights = None if w is None else w[seen]
+    distinct = distinct_table(column[seen].astype(np.float64), y[seen], n_classes, weights, method)
+    return True, floats, example, distinct
+
+
+def _block_columns(part, n_classes, method):
+    """Per column of a checked block its :func:`_column_summary` (None for no rows)."""
+    if part is None:
+        return None
+    X, y, w = part
+    X = value_table(X)
+    y = np.asarray(y, dtype=np.intp)
+    w = None if w is None else np.asarray(w, dtype=np.float64)
+    return [_column_summary(X[:, j], y, n_classes, w, method) for j in range(X.shape[1])]
+
+
+def _merge_columns(a, b=None):
+    if a is None or b is None:
+        return b if a is None else a
+    out = []
+    for (ra, fa, ea, da), (rb, fb, eb, db) in zip(a, b, strict=True):
+        real = ra and rb
+        example = ea if ea is not None else eb  # the earlier block's: the first in order
+        out.append((real, fa or fb, example, merge_distinct(da, db) if real else None))
+    return out
+
+
+def _block_pairs(like, part, n_classes):
+    """The pair counts of a checked block, binned with ``like.bin_edges_`` when set (its
+    continuous columns checked on all the data already), else as ``statistics`` does."""
+    if part is None:
+        return None
+    X, y, w = part
+    like = copy.deepcopy(like)  # without bins, _discrete_table sets them (all None)
+    y = np.asarray(y, dtype=np.intp)
+    w = None if w is None else np.asarray(w, dtype=np.float64)
+    check = getattr(like, "bin_edges_", None) is None
+    categories, codes = encode_table(like._discrete_table(X, y, n_classes, w, check), w)
+    return count_pairs(categories, codes, y, n_classes, w)
+
+
+def _merge(a, b=None):
+    return b if a is None else a if b is None else a.merge(b)
+
+
+def _block_count(edges, categories, part, count):
+    """``count(codes, y, w)`` of a checked block, its codes those of ``categories`` (the
+    values of all the blocks), binned with ``edges``."""
+    if part is None:
+        return None
+    X, y, w = part
+    y = np.asarray(y, dtype=np.intp)
+    w = None if w is None else np.asarray(w, dtype=np.float64)
+    seen_values, codes = encode_table(bin_columns(value_table(X), edges), w)
+    for j, values in enumerate(seen_values):
+        seen = codes[:, j] >= 0
+        if seen.any():
+            codes[seen, j] = lookup(categories[j], values, j)[codes[seen, j]]
+    return count(codes, y, w)
+
+
+def _add_counts(a, b=None):
+    if a is None or b is None:
+        return b if a is None else a
+    return {key: a[key] + b[key] for key in a}
