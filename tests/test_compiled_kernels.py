@@ -111,7 +111,7 @@ def test_many_row_blocks_in_threads_name_the_right_row(monkeypatch, method):
     X[4321, 7] = -1.0
     X = X.tocsr()
     monkeypatch.setattr("bayesrule.likelihoods.counts.BLOCK_BYTES", 20_000)
-    monkeypatch.setattr("bayesrule.likelihoods.counts.THREAD_CHUNK_NNZ", 100)
+    monkeypatch.setattr("bayesrule.likelihoods.counts.SCORE_THREAD_NNZ", 100)
     with pytest.raises(ValueError, match=r"\(row 4321\)"):
         getattr(model, method)(X)
 

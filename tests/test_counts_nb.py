@@ -460,7 +460,8 @@ def test_threaded_counting_and_evaluation_equal_one_thread(monkeypatch):
     for threads in (1, 3):
         for module in (counts, count_stats):  # counting and evaluation
             monkeypatch.setattr(module, "n_threads", lambda t=threads: t)
-            monkeypatch.setattr(module, "THREAD_CHUNK_NNZ", 1 << 12)
+            chunk = "SCORE_THREAD_NNZ" if module is counts else "THREAD_CHUNK_NNZ"
+            monkeypatch.setattr(module, chunk, 1 << 12)
             monkeypatch.setattr(module, "BLOCK_BYTES", 1 << 16)
         monkeypatch.setattr(count_stats, "CHUNK_NNZ", 1 << 12)
         fitted = [m().fit(X, y, sample_weight=w) for m in (MultinomialNB, BernoulliNB)]

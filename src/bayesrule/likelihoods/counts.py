@@ -18,7 +18,6 @@ from . import kernels
 from .base import BLOCK_BYTES, Likelihood, check_alpha
 from .count_stats import (
     COUNTS,
-    THREAD_CHUNK_NNZ,
     CountStats,
     _has_nan,
     check_values,
@@ -26,6 +25,10 @@ from .count_stats import (
     locate,
 )
 from .threads import n_threads
+
+#: scoring shares rows between worker threads from about this many non-zeros per worker
+#: (below it, starting threads costs more than it saves)
+SCORE_THREAD_NNZ = 1 << 18
 
 
 class CountLikelihood(Likelihood):
@@ -124,7 +127,7 @@ class CountLikelihood(Likelihood):
         per_row = 16 * self.n_classes_ + 12 * X.nnz / max(n, 1) + 64
         step = max(64, min(int(BLOCK_BYTES / per_row), n))
         slices = [slice(s, min(s + step, n)) for s in range(0, n, step)]
-        workers = min(len(slices), n_threads(), 1 + X.nnz // THREAD_CHUNK_NNZ)
+        workers = min(len(slices), n_threads(), 1 + X.nnz // SCORE_THREAD_NNZ)
 
         def run(rows):
             lo, hi = int(X.indptr[rows.start]), int(X.indptr[rows.stop])
