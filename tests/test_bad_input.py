@@ -326,3 +326,26 @@ def test_large_inputs_are_checked_in_parts(monkeypatch, sparse, bad):
         MultinomialNB().fit(X, y)
     with pytest.raises(ValueError, match="Input X contains infinity"):
         GaussianNB().fit(X.toarray() if sparse else X, y)
+
+
+def test_the_threaded_finiteness_check_reads_arrays_in_place(monkeypatch):
+    """Fortran-ordered arrays (pandas' layout) are not copied, large finite values do
+    not warn (the suite turns RuntimeWarnings into errors), and finite data pass."""
+    import tracemalloc
+
+    from bayesrule._validation import _all_finite
+
+    monkeypatch.setattr("bayesrule._validation.THREADED_CHECK", 64)
+    X = np.asfortranarray(np.random.default_rng(2).random((200_000, 5)))
+    tracemalloc.start()
+    try:
+        assert _all_finite(X, allow_nan=False)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < X.nbytes / 10
+    big = np.full((100, 4), 1e308) * np.linspace(0.5, 1.0, 4)  # sums overflow, values do not
+    for values, allow_nan in ((big, False), ((big / 1e270).astype(np.float32), True)):
+        _all_finite(values, allow_nan)  # may say "look closer"; must not warn (an error here)
+    y = np.arange(100) % 2
+    GaussianNB().fit(big / 1e300, y)  # no RuntimeWarning from the check

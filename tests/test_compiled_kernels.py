@@ -200,3 +200,37 @@ def test_infinite_counts_get_the_validation_message(method):
     call = call or (lambda: getattr(model, method)(X))
     with pytest.raises(ValueError, match="Input X contains infinity"):
         call()
+
+
+@pytest.mark.parametrize(
+    "indptr", [[0, 2_000_000_000, 2, 3], [0, 3, 1, 3], [0, 1, 2, 4], [1, 1, 2, 3]]
+)
+@pytest.mark.parametrize("method", ["fit", "predict", "predict_proba"])
+def test_malformed_row_starts_are_refused_before_any_read(method, indptr):
+    X, y = counts(300, 5, 3, 15, density=0.5)
+    model = MultinomialNB().fit(X, y)
+    bad = sp.csr_array((np.ones(3), np.array([0, 1, 2]), np.array([0, 1, 2, 3])), shape=(3, 5))
+    bad.indptr = np.array(indptr, dtype=bad.indices.dtype)  # past scipy's light check
+    labels = np.array([0, 1, 2])
+    call = (lambda: MultinomialNB().fit(bad, labels)) if method == "fit" else None
+    call = call or (lambda: getattr(model, method)(bad))
+    with pytest.raises(ValueError, match=r"row starts \(indptr\)|index pointer"):
+        call()
+
+
+def test_few_rows_are_scored_with_the_float64_weights_and_many_with_float32():
+    W_t = -np.random.default_rng(16).random((1000, 4))
+    assert kernels.weights32(W_t, nnz=50)[0].dtype == np.float64  # no copy for one row
+    assert kernels.weights32(W_t, nnz=10_000)[0].dtype == np.float32
+
+
+def test_ordinary_rows_are_decided_by_the_float32_sums():
+    """The certificate must not send most rows to the float64 pass (a bound that is
+    always too wide would still give right labels, at twice the cost)."""
+    X, y = counts(5000, 300, 8, 17, density=0.1)
+    model = MultinomialNB().fit(X, y)
+    out = np.empty(5000, dtype=np.intp)
+    W_t, intercept = model.likelihood_._linear_weights()
+    _, _, again = kernels.csr_best_class(X, W_t, intercept, np.log(model.class_prior_), out)
+    assert again < 50  # of 5000
+    np.testing.assert_array_equal(model.classes_[out], model.predict(X))

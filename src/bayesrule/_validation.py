@@ -29,11 +29,13 @@ def _all_finite(values: np.ndarray, allow_nan: bool) -> bool:
     from .likelihoods.threads import n_threads
 
     def part(chunk: np.ndarray) -> bool:
-        if np.isfinite(np.add.reduce(chunk, axis=None)):
-            return True
+        with np.errstate(over="ignore", invalid="ignore"):  # per thread: large finite sums
+            if np.isfinite(np.add.reduce(chunk, axis=None)):
+                return True
         return allow_nan and not np.isinf(chunk).any()
 
-    flat = values.reshape(-1) if values.flags.c_contiguous or values.flags.f_contiguous else None
+    contiguous = values.flags.c_contiguous or values.flags.f_contiguous
+    flat = values.ravel(order="K") if contiguous else None  # a view, in memory order
     workers = n_threads() if flat is not None and values.size >= THREADED_CHECK else 1
     if workers <= 1:
         return part(values)

@@ -181,7 +181,9 @@ class GaussianMixtureBayes(BayesClassifier):
         self._labels = _labels_and_counts(y, sample_weight)  # label-keyed parameters need them
         # the last fit, for warm_start (a fit on a Dask collection drops it before it
         # makes the likelihood)
-        self._last = getattr(self, "classes_", None), getattr(self, "likelihood_", None)
+        self._last = (None, None)  # not shipped to every Dask block task when unused
+        if self.warm_start:
+            self._last = getattr(self, "classes_", None), getattr(self, "likelihood_", None)
         try:
             return super().fit(X, y, sample_weight=sample_weight)
         finally:

@@ -102,7 +102,7 @@ class CountLikelihood(Likelihood):
             yield from super().best_class_blocks(X, log_prior=log_prior, finish=finish)
             return
         W_t, intercept = linear
-        w32 = kernels.weights32(W_t)
+        w32 = kernels.weights32(W_t, X.nnz)
 
         def best(block, rows):
             out = np.empty(block.shape[0], dtype=np.intp)
@@ -123,6 +123,7 @@ class CountLikelihood(Likelihood):
         """Row slices of the CSR matrix ``X`` and ``work(block, rows)`` of each block
         (a CSR matrix on slices of X's arrays), in row order; the blocks are sized by
         their non-zeros and worked on by threads, a few in flight at a time."""
+        kernels.check_rows(X)  # the blocks are sliced by X's row starts
         n = X.shape[0]
         per_row = 16 * self.n_classes_ + 12 * X.nnz / max(n, 1) + 64
         step = max(64, min(int(BLOCK_BYTES / per_row), n))

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import solve_triangular
 
-from ..stats import STATS_BLOCK_BYTES, ClassMoments
+from ..stats import STATS_BLOCK_BYTES, ClassMoments, class_moments
 from .base import Undetermined
 
 
@@ -180,32 +180,59 @@ def ledoit_wolf_pooled(stats: ClassMoments, beta_sums: np.ndarray) -> np.ndarray
 
     ``stats`` are the full class moments of all the data and ``beta_sums`` the sums of
     :func:`ledoit_wolf_sums` over all of it (with ``stats.mean`` and
-    :func:`ledoit_wolf_scales`). Each class's centred data are standardised, shrunk
-    towards ``mu * I`` with the Ledoit-Wolf (2004) intensity (weighted sums in place of
-    sample sums), rescaled, and the classes are pooled with weights ``n_c / n``. With
-    unit weights this equals scikit-learn's
+    :func:`ledoit_wolf_scales`). The classes' covariances of :func:`ledoit_wolf_class`
+    are pooled with weights ``n_c / n``. With unit weights this equals scikit-learn's
     ``LinearDiscriminantAnalysis(solver="lsqr", shrinkage="auto")``.
     """
     counts = stats.count
-    n_classes, d = stats.mean.shape
-    scales = ledoit_wolf_scales(stats)
-    pooled = np.zeros((d, d))
-    for c in range(n_classes):
-        total, scale = counts[c], scales[c]
-        cov = stats.scatter[c] / (total * scale[:, None] * scale[None, :])
-        emp_trace = np.diag(cov)
-        mu = emp_trace.sum() / d
-        if d == 1:
-            shrink = 0.0
-        else:
-            delta_sum = (cov**2).sum()
-            beta = (beta_sums[c] / total - delta_sum) / (d * total)
-            delta = (delta_sum - 2.0 * mu * emp_trace.sum() + d * mu**2) / d
-            beta = min(beta, delta)
-            shrink = 0.0 if beta == 0 else beta / delta
-        shrunk = (1.0 - shrink) * cov + shrink * mu * np.eye(d)
-        pooled += (total / counts.sum()) * (scale[:, None] * shrunk * scale[None, :])
+    pooled = np.zeros(stats.scatter.shape[1:])
+    for c in range(counts.shape[0]):
+        part = slice(c, c + 1)
+        one = ClassMoments(counts[part], stats.mean[part], stats.scatter[part], "full")
+        pooled += (counts[c] / counts.sum()) * ledoit_wolf_class(one, beta_sums[c])
     return pooled
+
+
+def ledoit_wolf_class(stats: ClassMoments, beta_sum: float) -> np.ndarray:
+    """One class's Ledoit-Wolf covariance (d, d) from its full moments (one class) and
+    its sum of :func:`ledoit_wolf_sums`: the centred data standardised, shrunk towards
+    ``mu * I`` with the Ledoit-Wolf (2004) intensity (weighted sums in place of sample
+    sums), and rescaled."""
+    total, scale = stats.count[0], ledoit_wolf_scales(stats)[0]
+    d = scale.size
+    cov = stats.scatter[0] / (total * scale[:, None] * scale[None, :])
+    emp_trace = np.diag(cov)
+    mu = emp_trace.sum() / d
+    if d == 1:
+        shrink = 0.0
+    else:
+        delta_sum = (cov**2).sum()
+        beta = (beta_sum / total - delta_sum) / (d * total)
+        delta = (delta_sum - 2.0 * mu * emp_trace.sum() + d * mu**2) / d
+        beta = min(beta, delta)
+        shrink = 0.0 if beta == 0 else beta / delta
+    shrunk = (1.0 - shrink) * cov + shrink * mu * np.eye(d)
+    return scale[:, None] * shrunk * scale[None, :]
+
+
+def ledoit_wolf_fit(X, y, n_classes, sample_weight, check) -> tuple[ClassMoments, np.ndarray]:
+    """Tied moments and the Ledoit-Wolf pooled covariance of data in memory, one class
+    at a time (one d x d scatter in memory, not C of them); ``check(stats)`` vets the
+    class counts first. The same terms as :func:`ledoit_wolf_pooled` over blocks."""
+    d = X.shape[1]
+    w = np.ones(X.shape[0]) if sample_weight is None else sample_weight
+    counts = np.bincount(y, weights=w, minlength=n_classes)
+    means, scatter, pooled = np.zeros((n_classes, d)), np.zeros((d, d)), np.zeros((d, d))
+    check(ClassMoments(counts, means, scatter, "tied"))
+    for c in range(n_classes):
+        rows = np.flatnonzero(y == c)
+        Xc, wc = X[rows], None if sample_weight is None else sample_weight[rows]
+        zeros = np.zeros(rows.size, dtype=np.intp)
+        one = class_moments(Xc, zeros, 1, wc, kind="full")
+        beta = ledoit_wolf_sums(Xc, zeros, 1, wc, one.mean, ledoit_wolf_scales(one))
+        means[c], scatter = one.mean[0], scatter + one.scatter[0]
+        pooled += (counts[c] / counts.sum()) * ledoit_wolf_class(one, beta[0])
+    return ClassMoments(counts, means, scatter, "tied"), pooled
 
 
 #: a feature counts as a linear combination of the others when its conditional

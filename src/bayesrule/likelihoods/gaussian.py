@@ -21,6 +21,7 @@ from ..stats import ClassMoments, class_moments, merge
 from .base import BLOCK_BYTES, Likelihood, Undetermined
 from .covariance import (
     get_structure,
+    ledoit_wolf_fit,
     ledoit_wolf_pooled,
     ledoit_wolf_scales,
     ledoit_wolf_sums,
@@ -142,10 +143,8 @@ class Gaussian(Likelihood):
         if not isinstance(self.shrinkage, str):
             return self.set_statistics(self.statistics(X, y, n_classes, sample_weight))
         self._check_params()
-        full = class_moments(X, y, n_classes, sample_weight, kind="full")
-        self._check_counts(full)
-        beta = ledoit_wolf_sums(X, y, n_classes, sample_weight, full.mean, ledoit_wolf_scales(full))
-        return self.set_statistics(pooled_moments(full), _covariance=ledoit_wolf_pooled(full, beta))
+        tied, covariance = ledoit_wolf_fit(X, y, n_classes, sample_weight, self._check_counts)
+        return self.set_statistics(tied, _covariance=covariance)
 
     def fit_blocks(self, parts, n_classes):
         """Fit on row blocks (Dask delayed ``(X, y, w)`` triples or None, ``y`` class

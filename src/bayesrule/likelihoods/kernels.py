@@ -101,11 +101,11 @@ def _compiled():
         """out[i] = the first c of highest ``(sum_k x_ik W_t[k, c] + intercept[c]) +
         log_prior[c]`` as float64 arithmetic gives it, computed from ``W32`` (a float32
         copy of ``W_t``, half the bytes to gather, or ``W_t`` itself) and certified: a row
-        whose two best joints lie within ``rel * (|best| + |second| + extra)`` (the
-        largest possible difference from the float64 sums, see :func:`weights32`) is
-        summed again with ``W_t``. Returns the smallest value that is not NaN, whether a
-        row's joint has a NaN or no finite maximum, whether every index was below ``d``,
-        and the number of rows summed again."""
+        whose two best joints lie within ``(rel + n 2^-50) (|best| + |second| + extra)``
+        for its n stored values (the largest possible difference from the float64 sums,
+        see :func:`weights32`) is summed again with ``W_t``. Returns the smallest value
+        that is not NaN, whether a row's joint has a NaN or no finite maximum, whether
+        every index was below ``d``, and the number of rows summed again."""
         acc = np.empty(W_t.shape[1])
         low, bad, ok, again = np.inf, False, True, 0
         for i in range(indptr.size - 1):
@@ -172,16 +172,33 @@ def enabled() -> bool:
 def _parts(X):
     """The arrays of the CSR matrix ``X`` as the kernels take them: float64 values,
     column indices and row starts viewed as unsigned integers of one type, and the
-    number of columns in that type (the kernels check every index against it: a
-    malformed matrix must not read past the weights)."""
-    indices = X.indices
+    number of columns in that type (the kernels check every index against it, and the
+    row starts are checked here: a malformed matrix must not read past its arrays or
+    the weights)."""
+    check_rows(X)
+    indices, indptr = X.indices, X.indptr
     unsigned = np.dtype(indices.dtype.str.replace("i", "u"))
     return (
         np.asarray(X.data, dtype=np.float64),
         indices.view(unsigned),
-        X.indptr.astype(indices.dtype, copy=False).view(unsigned),
+        indptr.astype(indices.dtype, copy=False).view(unsigned),
         unsigned.type(X.shape[1]),
     )
+
+
+def check_rows(X) -> None:
+    """ValueError unless the row starts of the CSR matrix ``X`` rise from 0 to at most
+    its number of stored values (scipy's default check lets such a matrix through, and
+    the loops would read past its arrays)."""
+    indptr, stored = X.indptr, min(X.indices.size, X.data.size)
+    if indptr.size != X.shape[0] + 1 or (
+        indptr.size and (indptr[0] != 0 or indptr[-1] > stored or (indptr[1:] < indptr[:-1]).any())
+    ):
+        raise ValueError(
+            "X is not a valid CSR matrix: its row starts (indptr) must rise from 0 to at "
+            "most the number of stored values. Rebuild it (scipy's "
+            "X.check_format(full_check=True) names the fault)."
+        )
 
 
 def _in_range(ok: bool, X) -> None:
@@ -235,9 +252,10 @@ def csr_best_class(X, W_t: np.ndarray, intercept, log_prior, out, w32=None):
     return low, bad, again
 
 
-def weights32(W_t: np.ndarray) -> tuple[np.ndarray, float]:
+def weights32(W_t: np.ndarray, nnz: int | None = None) -> tuple[np.ndarray, float]:
     """The weights (d, C) that :func:`csr_best_class` sums, and the relative bound of
-    what that may change (made once per prediction and shared by the blocks).
+    what that may change (made once per prediction and shared by the blocks; for
+    ``nnz`` values to score, fewer than 4 per feature, the float64 weights as they are).
 
     Where every weight has one sign (multinomial: ``ln theta <= 0``; complement: > 0)
     and the values are >= 0, each class's sum of ``|x_k| |w_k|`` is the magnitude of its
@@ -250,6 +268,8 @@ def weights32(W_t: np.ndarray) -> tuple[np.ndarray, float]:
     summed (and only near-ties are summed again, to the same result).
     """
     W_t = np.ascontiguousarray(W_t, dtype=np.float64)
+    if nnz is not None and nnz < 4 * W_t.shape[0]:  # the copy would cost more than it saves
+        return W_t, 0.0
     if W_t.size and np.isfinite(W_t).all() and (W_t.max() <= 0 or W_t.min() >= 0):
         return W_t.astype(np.float32), 2.0**-22
     return W_t, 0.0
