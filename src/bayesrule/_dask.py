@@ -9,7 +9,7 @@ runs on whatever scheduler is active (threads by default, or a ``dask.distribute
 client). Families whose fit needs more than one pass say so in ``blockwise_reason`` and
 pass over the blocks themselves (``fit_blocks``): Gaussian mixtures run EM (one pass of
 tasks per iteration, see :mod:`~bayesrule.likelihoods.em_blocks`), Ledoit-Wolf
-shrinkage (``shrinkage="auto"``) makes a second pass for its fourth-moment sums, and the
+shrinkage (``shrinkage="auto"``) makes one more pass for its fourth-moment sums, and the
 semi-naive families learn their bins (``discretize=``) in a first pass and count KDB's
 parent combinations (``k >= 2``) in a last one (see
 :mod:`~bayesrule.likelihoods.seminaive`). A family with a reason and no ``fit_blocks``
