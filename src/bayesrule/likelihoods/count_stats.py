@@ -212,6 +212,7 @@ def _sparse_sums(X, y, n_classes, w, values, name):
         if values is None:  # 0/1 data: checked apart (the kernel checks only counts)
             check_values(X.data, values, name, locate(X))
         return _compiled_sums(X, y, offset, w, values, name, n_classes, d)
+    kernels.check_csr(X)  # the compiled kernel checks as it goes
     nan = check_values(X.data, values, name, locate(X))
     # threads pay when each has chunks of more non-zeros than the C * d accumulator
     workers = min(n_threads(), int(X.nnz // (2 * size)), int(MAX_ACCUMULATOR_BYTES // (8 * size)))

@@ -201,6 +201,15 @@ def check_rows(X) -> None:
         )
 
 
+def check_csr(X) -> None:
+    """ValueError unless ``X``'s row starts and column indices are in range: the check
+    the compiled loops make as they go, for the SciPy fallbacks (whose products would
+    read past the arrays of a malformed matrix)."""
+    check_rows(X)
+    indices = X.indices
+    _in_range(not indices.size or (indices.min() >= 0 and indices.max() < X.shape[1]), X)
+
+
 def _in_range(ok: bool, X) -> None:
     if not ok:
         raise ValueError(
@@ -215,6 +224,7 @@ def csr_times_t(X, W_t: np.ndarray) -> np.ndarray:
     X = sp.csr_array(X)
     W_t = np.ascontiguousarray(W_t, dtype=np.float64)
     if not enabled():
+        check_csr(X)
         if np.isnan(np.add.reduce(X.data)):
             X = sp.csr_array((np.nan_to_num(X.data, nan=0.0), X.indices, X.indptr), X.shape)
         return np.ascontiguousarray((X @ W_t).T)
