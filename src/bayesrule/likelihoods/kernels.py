@@ -111,16 +111,8 @@ def _compiled():
         for i in range(indptr.size - 1):
             start, stop = indptr[i], indptr[i + 1]
             acc[:] = 0.0
-            for k in range(start, stop):
-                v = data[k]
-                j = indices[k]
-                if v != v or j >= d:
-                    ok = ok and j < d
-                    continue
-                low = min(low, v)
-                row = W32[j]
-                for c in range(acc.size):
-                    acc[c] += v * row[c]
+            row_low, row_ok = add_row(data, indices, start, stop, W32, d, acc)
+            low, ok = min(low, row_low), ok and row_ok
             best, second, where, nan = top_two(acc, intercept, log_prior)
             tol = (rel + (stop - start) * 2.0**-50) * (abs(best) + abs(second) + extra)
             if not best - second > tol:
