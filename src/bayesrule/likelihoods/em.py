@@ -289,14 +289,7 @@ def fit_mixture(
             stack.enter_context(pool)
         for _ in range(n_init):
             if previous is not None:
-                start = MixtureModel(
-                    covariance,
-                    previous.weights_,
-                    previous.means_,
-                    previous.covariances_,
-                    previous.precisions_cholesky_,
-                    reference,
-                )
+                start = continued(previous, covariance, reference)
                 bound = previous.lower_bound_
             else:
                 start, bound = _initial(X, w, K, covariance, reg, rs, inits, reference), -np.inf
@@ -341,6 +334,18 @@ def warn_unconverged(best: MixtureModel, max_iter: int, tol: float, where: str =
 def _last_change(model: MixtureModel) -> float:
     b = model.lower_bounds_
     return abs(b[-1] - b[-2]) if len(b) >= 2 else float("inf")
+
+
+def continued(previous, covariance: str, reference) -> MixtureModel:
+    """A warm start: the previous fit's parameters, centred on this data's ``reference``."""
+    return MixtureModel(
+        covariance,
+        previous.weights_,
+        previous.means_,
+        previous.covariances_,
+        previous.precisions_cholesky_,
+        reference,
+    )
 
 
 def _check_previous(previous, covariance: str, K: int, d: int):

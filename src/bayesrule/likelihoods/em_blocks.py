@@ -33,6 +33,7 @@ from .em import (
     _pass_rows,
     better,
     check_enough_rows,
+    continued,
     em_steps,
     warn_unconverged,
 )
@@ -214,14 +215,7 @@ def fit_mixtures_blocks(
             inits = check_inits(covariance, K, reference.size, *inits)
             if previous is not None:  # fit_mixture's warm start: one run, no draw
                 _check_previous(previous, covariance, K, reference.size)
-                starts[c, i, 0] = MixtureModel(
-                    covariance,
-                    previous.weights_,
-                    previous.means_,
-                    previous.covariances_,
-                    previous.precisions_cholesky_,
-                    reference,
-                )
+                starts[c, i, 0] = continued(previous, covariance, reference)
                 bounds[c, i, 0] = previous.lower_bound_
                 continue
             restarts = 1 if all(v is not None for v in inits) else n_init
