@@ -9,6 +9,7 @@ import dask
 import dask.array as da
 import numpy as np
 import pytest
+from dask_blocks import counted_blocks
 
 from bayesrule import GaussianMixtureBayes
 from bayesrule.datasets import two_modes
@@ -141,31 +142,17 @@ def test_only_the_chosen_candidates_warn_as_in_memory():
     assert [str(w.message) for w in lazy_seen] == messages
 
 
-_LOADS = {"n": 0}
-
-
-def _counted(block):
-    _LOADS["n"] += 1
-    return block
-
-
 def test_all_candidates_of_all_classes_share_the_passes_over_the_blocks():
     X, y = two_modes(1200, random_state=0, return_X_y=True)
     step = 200
-    Xd = da.concatenate(
-        [
-            da.from_delayed(dask.delayed(_counted)(X[s : s + step]), (step, 2), float)
-            for s in range(0, len(X), step)
-        ]
-    )
+    Xd, passes_so_far = counted_blocks(X, step)
     params = {"n_components": "bic", "max_components": 4, "max_iter": 10, "random_state": 0}
-    _LOADS["n"] = 0
     with dask.config.set(scheduler="synchronous"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         gmm = GaussianMixtureBayes(**params).fit(Xd, da.from_array(y, chunks=step))
-    passes = _LOADS["n"] / (len(X) // step)
+    passes = passes_so_far()
     assert sum(len(table) for table in gmm.bic_.values()) == 8
     # EM: at most max_iter passes for the 8 candidates together (one after the other,
     # they would need at least 8 * 2); plus the columns, sums, k-means heads, class
     # weights and log-likelihoods
-    assert passes <= params["max_iter"] + 6, passes
+    assert 2 <= passes <= params["max_iter"] + 6, passes
