@@ -36,10 +36,8 @@ from .discretize import (
     _real,
     apply_cuts,
     check_discretize,
-    cut_points,
     distinct_table,
     is_continuous,
-    is_float_column,
     merge_distinct,
     table_cuts,
 )
@@ -74,20 +72,12 @@ class DiscreteNetwork(Likelihood):
 
     # ----------------------------------------------------------------- binning
     def _learn_bins(self, X, y, n_classes, w) -> None:
-        edges, bounds = [None] * X.shape[1], {}
-        for j in range(X.shape[1]):
-            column = X[:, j]
-            if self.discretize is None or not is_float_column(column):
-                continue  # (a continuous column left unbinned is refused by the caller)
-            seen = ~missing_mask(column)
-            if w is not None:
-                seen &= w > 0
-            values = column[seen].astype(np.float64)
-            weights = None if w is None else w[seen]
-            edges[j] = cut_points(values, y[seen], n_classes, weights, self.discretize, self.n_bins)
-            if values.size:
-                bounds[j] = (float(values.min()), float(values.max()))
-        self.bin_edges_, self._bin_bounds = edges, bounds
+        """``bin_edges_`` from the rows of ``X``: its column summaries as one block (the
+        mechanism ``fit_blocks`` uses over many, see :meth:`_bins_from`)."""
+        if self.discretize is None:
+            self.bin_edges_, self._bin_bounds = [None] * X.shape[1], {}
+            return
+        self._bins_from(_block_columns((X, y, w), n_classes, self.discretize))
 
     def _continuous_error(self, column, j) -> ValueError:
         value = next(v for v in column.tolist() if v is not None and v == v and v != int(v))
@@ -105,9 +95,9 @@ class DiscreteNetwork(Likelihood):
         )
 
     def _bins_from(self, summary: list) -> None:
-        """``bin_edges_`` from the column summaries of all the blocks (:func:`_block_columns`
-        merged), as :meth:`_learn_bins` from all the rows; a continuous column left unbinned
-        is refused as :meth:`_discrete_table` refuses it."""
+        """``bin_edges_`` from the column summaries of all the rows (:func:`_block_columns`
+        of every block, merged); a continuous column left unbinned is refused as
+        :meth:`_discrete_table` refuses it."""
         _, n_bins = check_discretize(self.discretize, self.n_bins)
         edges, bounds = [None] * len(summary), {}
         for j, (real, floats, _, distinct) in enumerate(summary):
