@@ -264,6 +264,8 @@ def _compiled_sums(X, y, offset, w, values, name, n_classes: int, d: int):
     # one accumulator each; np.zeros leaves the pages of ``missing`` unused if no NaN
     total, missing = np.zeros(n_classes * d), np.zeros(n_classes * d)
 
+    offset = offset.astype(np.uint64)  # once for all workers (the kernels' key type)
+
     def run(classes: range):
         return kernels.class_sums(X, y, classes, offset, w, threshold, total, missing)
 

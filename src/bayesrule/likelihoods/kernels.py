@@ -297,7 +297,7 @@ def class_sums(X, y, classes: range, offset, w, threshold, total, missing) -> tu
         y,
         classes.start,
         classes.stop,
-        offset.astype(np.uint64),
+        offset.astype(np.uint64, copy=False),
         w,
         threshold is not None,
         0.0 if threshold is None else float(threshold),
