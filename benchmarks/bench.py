@@ -394,7 +394,7 @@ MODELS = {
     "gmm": Model(
         "gmm",
         "Gaussian mixture (EM)",
-        "likelihoods.mixture",
+        "likelihoods.mixture.em",
         {},
         (Baseline("GaussianMixture", GaussianMixture),),
         "maxabs",

@@ -14,7 +14,7 @@ Every model is bayesrule's, with Laplace smoothing (``alpha=1``): ``CategoricalN
 Protocol: ``StratifiedKFold(folds, shuffle=True, random_state=0)``. In each fold the
 measurement columns are binned with cut points learned on the training fold only,
 either Fayyad-Irani MDL (``"mdl"``) or five equal-frequency bins (``"quantile"``),
-with :func:`bayesrule.likelihoods.discretize.cut_points`; all four models get the very
+with :func:`bayesrule.likelihoods.discrete.discretize.cut_points`; all four models get the very
 same binned table (the digits need no binning). Missing values stay missing. On the
 test fold: accuracy of the most probable class (what ``predict`` returns under the
 default zero-one loss) and the log loss of ``predict_proba``
@@ -45,7 +45,7 @@ from sklearn.metrics import log_loss
 from sklearn.model_selection import StratifiedKFold
 
 from bayesrule import AODE, KDB, TAN, CategoricalNB
-from bayesrule.likelihoods.discretize import apply_cuts, cut_points
+from bayesrule.likelihoods.discrete.discretize import apply_cuts, cut_points
 
 #: The four models, each built fresh per fold.
 MODELS = {

@@ -142,8 +142,8 @@ def test_sklearn_compatible(estimator, check):
 @pytest.mark.parametrize("kind", ["BayesDecision", "Minimax", "NeymanPearson"])
 def test_save_and_load_round_trip(kind, tmp_path):
     from bayesrule import decision
-    from bayesrule._codec import _registry
     from bayesrule.io import load, save
+    from bayesrule.io.codec import _registry
 
     cls = getattr(decision, kind)
     assert cls in _registry()[1]  # the package registers them for io

@@ -344,7 +344,7 @@ def test_inspect_and_predict_a_model_saved_from_python(files, capsys):
     save(nb, "api.model")
     assert main(["inspect", "api.model"]) == 0
     out = capsys.readouterr().out
-    assert "Model file api.model: gaussian-nb (bayesrule.estimators.GaussianNB)" in out
+    assert "Model file api.model: gaussian-nb (bayesrule.estimators.gaussian.GaussianNB)" in out
     assert "var_smoothing = 1e-09" in out
     assert main(["predict", "api.model", "fruit.csv"]) == 0  # the first two columns
     decisions = capsys.readouterr().out.splitlines()

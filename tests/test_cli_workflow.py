@@ -96,7 +96,9 @@ def test_fruit_workflow(tmp_path):
     assert accuracy == round(100 * api.score(train[features], train["fruit"]), 1)
 
     out = bayesrule("inspect", "fruit.model", cwd=tmp_path)
-    assert "Model file fruit.model: qda (bayesrule.estimators.QuadraticDiscriminant)" in out
+    assert (
+        "Model file fruit.model: qda (bayesrule.estimators.gaussian.QuadraticDiscriminant)" in out
+    )
     assert "  feature columns: weight_g, color_nm" in out
     assert "  target column:   fruit" in out
     assert "  data:            train.csv" in out

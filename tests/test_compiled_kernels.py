@@ -7,8 +7,8 @@ import pytest
 import scipy.sparse as sp
 
 from bayesrule import BernoulliNB, ComplementNB, MultinomialNB
-from bayesrule.likelihoods import kernels
-from bayesrule.likelihoods.count_stats import count_statistics
+from bayesrule._engines import sparse as kernels
+from bayesrule.stats.counts import count_statistics
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def test_class_sums_equal_the_fallback(fallback, monkeypatch, values, weighted):
         X.data = np.where(np.isnan(X.data), np.nan, 1.0)
     w = np.random.default_rng(3).random(3000) * 3 if weighted else None
     # enough non-zeros per worker that both paths use their threads
-    monkeypatch.setattr("bayesrule.likelihoods.count_stats.THREAD_CHUNK_NNZ", 1000)
+    monkeypatch.setattr("bayesrule.stats.counts.THREAD_CHUNK_NNZ", 1000)
     compiled = count_statistics(X, y, 5, w, values=values)
     plain = fallback(lambda: count_statistics(X, y, 5, w, values=values))
     for a, b in [
@@ -110,8 +110,8 @@ def test_many_row_blocks_in_threads_name_the_right_row(monkeypatch, method):
     X = X.tolil()
     X[4321, 7] = -1.0
     X = X.tocsr()
-    monkeypatch.setattr("bayesrule.likelihoods.counts.BLOCK_BYTES", 20_000)
-    monkeypatch.setattr("bayesrule.likelihoods.counts.SCORE_THREAD_NNZ", 100)
+    monkeypatch.setattr("bayesrule.likelihoods.count_family.BLOCK_BYTES", 20_000)
+    monkeypatch.setattr("bayesrule.likelihoods.count_family.SCORE_THREAD_NNZ", 100)
     with pytest.raises(ValueError, match=r"\(row 4321\)"):
         getattr(model, method)(X)
 

@@ -18,7 +18,9 @@ from sklearn import datasets
 from sklearn import naive_bayes as sk_nb
 
 from bayesrule import BernoulliNB, ComplementNB, MultinomialNB
-from bayesrule.likelihoods import Bernoulli, Complement, Multinomial, count_stats, counts
+from bayesrule.likelihoods import Bernoulli, Complement, Multinomial
+from bayesrule.likelihoods import count_family as counts
+from bayesrule.stats import counts as count_stats
 
 TOL = 1e-8
 

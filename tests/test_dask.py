@@ -30,7 +30,7 @@ from bayesrule import (
     MultinomialNB,
 )
 from bayesrule.likelihoods import Gaussian
-from bayesrule.likelihoods.one_dependence import OneDependence
+from bayesrule.likelihoods.discrete.one_dependence import OneDependence
 
 ADDITIVE = {
     **{name: (make, _continuous) for name, make in ESTIMATORS.items()},

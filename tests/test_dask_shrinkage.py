@@ -17,7 +17,7 @@ from bayesrule.likelihoods.covariance import (
     ledoit_wolf_scales,
     ledoit_wolf_sums,
 )
-from bayesrule.stats import class_moments
+from bayesrule.stats.moments import class_moments
 
 RTOL = 1e-10
 

@@ -2,13 +2,7 @@ import numpy as np
 import pytest
 
 from bayesrule import datasets
-from bayesrule.datasets import (
-    FRUIT_CLASSES,
-    FRUIT_COVARIANCES,
-    FRUIT_MEANS,
-    FRUIT_PRIORS,
-    fruit,
-)
+from bayesrule.datasets import FRUIT_CLASSES, FRUIT_COVARIANCES, FRUIT_MEANS, FRUIT_PRIORS, fruit
 
 
 def test_true_parameters_are_the_seed_values():

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from sklearn.preprocessing import KBinsDiscretizer
 
-from bayesrule.likelihoods.discretize import (
+from bayesrule.likelihoods.discrete.discretize import (
     METHODS,
     apply_cuts,
     check_discretize,

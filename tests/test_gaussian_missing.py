@@ -11,9 +11,9 @@ from bayesrule import (
     NearestMean,
     QuadraticDiscriminant,
 )
-from bayesrule import stats as bstats
 from bayesrule.likelihoods import Gaussian
-from bayesrule.stats import class_moments, merge
+from bayesrule.stats import moments as bstats
+from bayesrule.stats.moments import class_moments, merge
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from bayesrule import (
     NearestMean,
     QuadraticDiscriminant,
 )
-from bayesrule import io as bio
+from bayesrule.io import files as bio
 from bayesrule.likelihoods import Gaussian
 
 ESTIMATORS = {
@@ -373,7 +373,7 @@ def test_file_is_an_npz_with_documented_header(tmp_path):
     assert doc["format"] == "bayesrule-model" and doc["format_version"] == 1
     assert doc["bayesrule_version"] == bayesrule.__version__
     assert datetime.fromisoformat(doc["created"]).utcoffset().total_seconds() == 0
-    assert doc["class"] == "bayesrule.estimators.LinearDiscriminant"
+    assert doc["class"] == "bayesrule.estimators.gaussian.LinearDiscriminant"
     assert doc["estimator"]["__class__"] == doc["class"]
     assert doc["params"]["shrinkage"] == 0.2 and doc["params"]["priors"] is None
     assert bio.info(path) == {
@@ -381,7 +381,7 @@ def test_file_is_an_npz_with_documented_header(tmp_path):
         "format_version": 1,
         "bayesrule_version": bayesrule.__version__,
         "created": doc["created"],
-        "class": "bayesrule.estimators.LinearDiscriminant",
+        "class": "bayesrule.estimators.gaussian.LinearDiscriminant",
         "n_arrays": len(doc["arrays"]),
     }
     with zipfile.ZipFile(path) as zf:

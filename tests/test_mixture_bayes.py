@@ -9,7 +9,7 @@ from sklearn.mixture import GaussianMixture
 
 from bayesrule import QuadraticDiscriminant
 from bayesrule.datasets import two_modes
-from bayesrule.mixture_bayes import GaussianMixtureBayes
+from bayesrule.estimators.mixture import GaussianMixtureBayes
 
 STRUCTURES = ("full", "tied", "diag", "spherical")
 

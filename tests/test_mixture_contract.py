@@ -140,7 +140,7 @@ def test_partial_fit_says_to_use_fit():
 
 
 def test_saved_and_loaded_model_predicts_the_same(tmp_path):
-    from bayesrule import io
+    from bayesrule import io as io
 
     X, y = data()
     est = GaussianMixtureBayes("bic", max_components=3, random_state=0).fit(X, y)

@@ -9,11 +9,14 @@ from scipy.stats import multivariate_normal
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import GaussianMixture
 
-from bayesrule import BayesClassifier, soft_stats, stats
-from bayesrule.likelihoods import mixture_model
-from bayesrule.likelihoods.mixture import Mixture, MixtureModel, fit_mixture
-from bayesrule.soft_stats import soft_moments
-from bayesrule.stats import merge
+from bayesrule import BayesClassifier
+from bayesrule.likelihoods.mixture import Mixture
+from bayesrule.likelihoods.mixture import model as mixture_model
+from bayesrule.likelihoods.mixture.family import MixtureModel, fit_mixture
+from bayesrule.stats import moments as stats
+from bayesrule.stats import soft_moments as soft_stats
+from bayesrule.stats.moments import merge
+from bayesrule.stats.soft_moments import soft_moments
 
 COVARIANCES = ("full", "tied", "diag", "spherical")
 

@@ -14,8 +14,8 @@ from matplotlib.patches import Ellipse  # noqa: E402
 
 from bayesrule import QuadraticDiscriminant  # noqa: E402
 from bayesrule.datasets import two_modes  # noqa: E402
-from bayesrule.mixture_bayes import GaussianMixtureBayes  # noqa: E402
-from bayesrule.plot_mixture import bic_curve, mixture_components  # noqa: E402
+from bayesrule.estimators.mixture import GaussianMixtureBayes  # noqa: E402
+from bayesrule.plot.mixture import bic_curve, mixture_components  # noqa: E402
 
 X, Y = two_modes(random_state=0, return_X_y=True)
 
@@ -199,7 +199,7 @@ def test_missing_matplotlib_names_the_extra(monkeypatch, chosen, call):
 def test_module_imports_without_matplotlib():
     code = (
         "import sys; sys.modules['matplotlib'] = None; "
-        "import bayesrule.plot_mixture as p; print(callable(p.bic_curve))"
+        "import bayesrule.plot.mixture as p; print(callable(p.bic_curve))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr

@@ -276,7 +276,7 @@ def test_thousands_of_features_do_not_underflow(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_saved_and_loaded_models_predict_the_same(name, tmp_path):
-    from bayesrule import io
+    from bayesrule import io as io
 
     X, y = train(name)
     Xt, _ = holdout(name)

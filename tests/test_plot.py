@@ -13,12 +13,7 @@ from matplotlib.collections import QuadMesh  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 from matplotlib.contour import ContourSet  # noqa: E402
 
-from bayesrule.plot import (  # noqa: E402
-    REJECT_COLOR,
-    decision_regions,
-    likelihood_contours,
-    posterior_map,
-)
+from bayesrule.plot import REJECT_COLOR, decision_regions, likelihood_contours, posterior_map
 
 MEANS = np.array([[-1.0, 0.0], [1.0, 0.0]])
 

@@ -20,7 +20,7 @@ from matplotlib.patches import FancyArrowPatch  # noqa: E402
 
 from bayesrule import GaussianNB  # noqa: E402
 from bayesrule.plot import dependence_graph as reexported  # noqa: E402
-from bayesrule.plot_structure import _depths, dependence_graph  # noqa: E402
+from bayesrule.plot.structure import _depths, dependence_graph  # noqa: E402
 
 
 class _Fitted:
@@ -230,7 +230,7 @@ def test_missing_matplotlib_names_the_extra(monkeypatch):
 def test_module_imports_without_matplotlib():
     code = (
         "import sys; sys.modules['matplotlib'] = None; "
-        "import bayesrule.plot_structure as p; print(callable(p.dependence_graph))"
+        "import bayesrule.plot.structure as p; print(callable(p.dependence_graph))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr

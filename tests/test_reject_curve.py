@@ -168,7 +168,7 @@ def test_plot_writes_a_png(tmp_path, fruit_qda):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from bayesrule.plot_decision import reject_curve as plot_reject_curve
+    from bayesrule.plot.decision import reject_curve as plot_reject_curve
 
     model, X, y = fruit_qda
     ax = plot_reject_curve(model, X, y)

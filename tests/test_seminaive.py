@@ -13,7 +13,7 @@ from registry import SEMI_NAIVE, _categories, assert_same_model
 from bayesrule import AODE, KDB, SPODE, TAN, CategoricalNB
 from bayesrule import io as bio
 from bayesrule.datasets import dependent_pairs
-from bayesrule.likelihoods import pair_counts
+from bayesrule.stats import pair_counts
 
 NAMES = list(SEMI_NAIVE)
 INCREMENTAL = [n for n in NAMES if not n.startswith("KDB")]
@@ -468,7 +468,7 @@ def test_kdb_with_two_parents_works_inside_a_product():
     Product of families takes (it used to need KDB's own fit)."""
     from bayesrule import BayesClassifier
     from bayesrule.likelihoods import Gaussian
-    from bayesrule.likelihoods.network import KDependence
+    from bayesrule.likelihoods.discrete.learned import KDependence
     from bayesrule.likelihoods.product import Product
 
     X, y = train()

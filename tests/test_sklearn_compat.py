@@ -11,7 +11,7 @@ from registry import (
 )
 
 from bayesrule.likelihoods import Gaussian
-from bayesrule.likelihoods.seminaive import DiscreteNetwork
+from bayesrule.likelihoods.discrete.network import DiscreteNetwork
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from bayesrule import stats
-from bayesrule.stats import class_moments, empty, merge
+from bayesrule.stats import moments as stats
+from bayesrule.stats.moments import class_moments, empty, merge
 
 
 @pytest.fixture

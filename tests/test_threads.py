@@ -4,7 +4,7 @@ threadpoolctl limit on BLAS."""
 import subprocess
 import sys
 
-from bayesrule.likelihoods import threads
+from bayesrule._engines import threads
 
 
 def test_a_blas_limit_and_omp_num_threads_cap_the_pools(monkeypatch):
@@ -23,7 +23,7 @@ def test_threadpool_limits_reach_the_pools_in_a_fresh_process():
     code = (
         "from threadpoolctl import threadpool_limits\n"
         "import numpy\n"
-        "from bayesrule.likelihoods.threads import n_threads\n"
+        "from bayesrule._engines.threads import n_threads\n"
         "with threadpool_limits(limits=1, user_api='blas'):\n"
         "    print(n_threads())\n"
     )

@@ -5,40 +5,20 @@
 Estimators follow scikit-learn's conventions; see ``DESIGN.md`` for the contract.
 """
 
-from .classifier import BayesClassifier
 from .decision import BayesDecision, LossMatrix, Minimax, NeymanPearson
-from .estimators import GaussianNB, LinearDiscriminant, NearestMean, QuadraticDiscriminant
-from .mixed import MixedNB
-from .mixture_bayes import GaussianMixtureBayes
-from .naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, KernelNB, MultinomialNB
-from .network_bayes import KDB, TAN
+from .estimators import *  # noqa: F403 (every estimator of the registry)
+from .estimators import ESTIMATORS
 from .posterior import bayes
 from .report import report
-from .seminaive import AODE, SPODE
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "AODE",
-    "BayesClassifier",
+    *(entry.cls.__name__ for entry in ESTIMATORS),
     "BayesDecision",
-    "BernoulliNB",
-    "CategoricalNB",
-    "ComplementNB",
-    "GaussianMixtureBayes",
-    "GaussianNB",
-    "KDB",
-    "KernelNB",
-    "LinearDiscriminant",
     "LossMatrix",
     "Minimax",
-    "MixedNB",
-    "MultinomialNB",
     "NeymanPearson",
-    "NearestMean",
-    "QuadraticDiscriminant",
-    "SPODE",
-    "TAN",
     "bayes",
     "report",
     "__version__",

@@ -8,11 +8,11 @@ the model equals the one fitted in memory up to the order of floating-point sums
 runs on whatever scheduler is active (threads by default, or a ``dask.distributed``
 client). Families whose fit needs more than one pass say so in ``blockwise_reason`` and
 pass over the blocks themselves (``fit_blocks``): Gaussian mixtures run EM (one pass of
-tasks per iteration, see :mod:`~bayesrule.likelihoods.em_blocks`), Ledoit-Wolf
+tasks per iteration, see :mod:`~bayesrule.likelihoods.mixture.em_blocks`), Ledoit-Wolf
 shrinkage (``shrinkage="auto"``) makes one more pass for its fourth-moment sums, and the
 semi-naive families learn their bins (``discretize=``) in a first pass and count KDB's
 parent combinations (``k >= 2``) in a last one (see
-:mod:`~bayesrule.likelihoods.seminaive`). A family with a reason and no ``fit_blocks``
+:mod:`~bayesrule.likelihoods.discrete.network`). A family with a reason and no ``fit_blocks``
 (e.g. such a family as a block of ``MixedNB``) is refused with its reason.
 
 Prediction methods given a Dask collection return one of the same kind, computed block

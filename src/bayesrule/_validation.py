@@ -26,7 +26,7 @@ def _all_finite(values: np.ndarray, allow_nan: bool) -> bool:
     """Whether ``values`` holds no inf (and no NaN unless allowed): True is certain,
     False means "look closer". Large arrays are summed in parts by worker threads
     (numpy's reductions release the GIL): the check that scikit-learn runs on one core."""
-    from .likelihoods.threads import n_threads
+    from ._engines.threads import n_threads
 
     def part(chunk: np.ndarray) -> bool:
         with np.errstate(over="ignore", invalid="ignore"):  # per thread: large finite sums

@@ -336,7 +336,7 @@ def run_plot(args) -> int:
     if args.target is not None or (target and target in frame.columns):
         y = true_labels(est, frame, target, args.data)
     plt = pyplot()
-    from .. import plot_cli
+    from ..plot import slices as plot_cli
 
     ax = plot_cli.draw(est, X, y, kind=args.kind, features=features)
     fig = ax.figure
@@ -363,7 +363,7 @@ def run_compare(args) -> int:
 
 
 def run_demo(args) -> int:
-    from .. import demo
+    from . import demo
 
     output = args.output or f"bayesrule-{args.example}.png"
     if args.example == "fruit":

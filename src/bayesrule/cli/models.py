@@ -45,6 +45,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from ..estimators import ESTIMATORS
 from .errors import CLIError
 
 __all__ = ["MODELS", "TOKEN_PATTERN", "build", "default_model", "parse_loss", "parse_priors"]
@@ -55,36 +56,35 @@ TOKEN_PATTERN = r"(?u)\b\w+\b"
 
 @dataclass(frozen=True)
 class Model:
-    """A model name: its estimator class (``bayesrule.<cls>``) and the data it takes.
+    """A model name: its estimator class and the data it takes.
 
     ``data`` is ``"dense"`` (numbers, no missing values), ``"numeric"`` (numbers,
     missing values left out), ``"counts"`` (non-negative numbers), ``"binary"``
-    (numbers, > 0 counts as present) or ``"any"`` (values of any kind).
+    (numbers, > 0 counts as present) or ``"any"`` (values of any kind); ``text``: it
+    takes a text column (as word counts). Both are read from the estimator's tags.
     """
 
-    cls: str
+    cls: type
     data: str
     text: bool
     help: str
 
 
-MODELS = {
-    "qda": Model("QuadraticDiscriminant", "dense", False, "a full Gaussian per class"),
-    "lda": Model("LinearDiscriminant", "dense", False, "Gaussians sharing one covariance"),
-    "gaussian-nb": Model("GaussianNB", "numeric", False, "independent Gaussian features"),
-    "nearest-mean": Model("NearestMean", "dense", False, "shared spherical Gaussian"),
-    "mixture": Model("GaussianMixtureBayes", "dense", False, "a Gaussian mixture per class (EM)"),
-    "kernel-nb": Model("KernelNB", "numeric", False, "kernel density per feature"),
-    "bernoulli-nb": Model("BernoulliNB", "binary", True, "yes/no features, words present"),
-    "multinomial-nb": Model("MultinomialNB", "counts", True, "word counts"),
-    "complement-nb": Model("ComplementNB", "counts", True, "complement word counts"),
-    "categorical-nb": Model("CategoricalNB", "any", False, "discrete values of any kind"),
-    "mixed-nb": Model("MixedNB", "any", False, "a family per column, any kinds"),
-    "aode": Model("AODE", "any", False, "averaged one-dependence estimators"),
-    "tan": Model("TAN", "any", False, "tree-augmented naive Bayes"),
-    "kdb": Model("KDB", "any", False, "k-dependence Bayes (k=2)"),
-    "spode": Model("SPODE", "any", False, "one super-parent for every attribute"),
-}
+def _model(entry) -> Model:
+    tags = entry.cls().__sklearn_tags__().input_tags
+    if tags.categorical:
+        data = "any"
+    elif tags.positive_only:
+        data = "counts"
+    elif not tags.allow_nan:
+        data = "dense"
+    else:
+        data = "binary" if tags.sparse else "numeric"
+    return Model(entry.cls, data, tags.sparse, entry.help)
+
+
+#: the command's model names, from the registry of estimators
+MODELS = {entry.cli_name: _model(entry) for entry in ESTIMATORS if entry.cli_name}
 
 
 def known_models() -> str:
@@ -156,8 +156,6 @@ def build(
     random_state=0,
 ):
     """A new, unfitted estimator for model ``name``."""
-    import bayesrule
-
     model = check_model_name(name)
     kwargs = {"priors": priors, "loss": loss, "reject_label": reject_label}
     if name == "mixture":
@@ -167,7 +165,7 @@ def build(
             kwargs["max_components"] = max_components
     elif components is not None or max_components is not None:
         raise CLIError("--components and --max-components apply to --model mixture only")
-    return getattr(bayesrule, model.cls)(**kwargs)
+    return model.cls(**kwargs)
 
 
 def parse_components(text: str | None):
@@ -363,4 +361,4 @@ def model_name_of(est) -> str:
     if name:
         return name
     by_class = {m.cls: n for n, m in MODELS.items()}
-    return by_class.get(type(est).__name__, type(est).__name__)
+    return by_class.get(type(est), type(est).__name__)

@@ -7,13 +7,7 @@ worked example), ``neyman_pearson``, ``minimax``, ``priors_shift`` (estimate_pri
 ``reject`` (reject_curve) and ``wrap`` (BayesDecision).
 """
 
-from ._loss import (
-    LossMatrix,
-    as_loss_matrix,
-    bayes_action,
-    conditional_risk,
-    reject_and_actions,
-)
+from ._loss import LossMatrix, as_loss_matrix, bayes_action, conditional_risk, reject_and_actions
 from .minimax import Minimax, minimax_priors
 from .neyman_pearson import NeymanPearson
 from .priors_shift import estimate_priors

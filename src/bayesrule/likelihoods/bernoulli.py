@@ -1,6 +1,6 @@
 """Independent binary features: ``P(x_j = 1 | c) = p_cj``, dense or sparse input.
 
-Fitted from :class:`~bayesrule.likelihoods.counts.CountStats`: per class and feature the
+Fitted from :class:`~bayesrule.stats.counts.CountStats`: per class and feature the
 weighted number of rows with the feature on and with it observed. A missing value (NaN)
 drops its feature out of the product, so ``p_cj`` uses the rows where feature j is
 observed and a row's log-likelihood sums over its observed features only.
@@ -13,9 +13,9 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
+from ..stats.counts import CountStats, check_values, locate
 from .base import Undetermined
-from .count_stats import CountStats, check_values, locate
-from .counts import CountLikelihood, matmul_t, zero_nan
+from .count_family import CountLikelihood, matmul_t, zero_nan
 
 
 class Bernoulli(CountLikelihood):

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .base import BLOCK_BYTES, Likelihood, check_alpha
-from .cpt import lookup_table
-from .values import check_unseen, encode, lookup, numeric, union, value_codes, value_table
+from .discrete.cpt import lookup_table
+from .discrete.values import check_unseen, encode, lookup, numeric, union, value_codes, value_table
 
 
 # --------------------------------------------------------------------------- statistics

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import solve_triangular
 
-from ..stats import STATS_BLOCK_BYTES, ClassMoments, class_moments
+from ..stats.moments import STATS_BLOCK_BYTES, ClassMoments, class_moments
 from .base import Undetermined
 
 
@@ -45,7 +45,7 @@ class Structure:
 
     @property
     def stats_kind(self) -> str:
-        """The :class:`~bayesrule.stats.ClassMoments` layout it is estimated from."""
+        """The :class:`~bayesrule.stats.moments.ClassMoments` layout it is estimated from."""
         if self.dense:
             return "tied" if self.tied else "full"
         return "diag"

@@ -1,6 +1,6 @@
 """The Gaussian class-conditional density p(x|w_c) = N(x; mu_c, Sigma_c).
 
-Parameters come from :class:`~bayesrule.stats.ClassMoments` (ML: divide by n), and
+Parameters come from :class:`~bayesrule.stats.moments.ClassMoments` (ML: divide by n), and
 regularisation is applied only then. Log-densities are evaluated with Cholesky factors
 of the precisions by matrix products, on data centred at a reference point (the training
 mean) and in row blocks of bounded size.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..stats import ClassMoments, class_moments, merge
+from ..stats.moments import ClassMoments, class_moments, merge
 from .base import BLOCK_BYTES, Likelihood, Undetermined
 from .covariance import (
     get_structure,

@@ -1,6 +1,6 @@
 """Multinomial and complement naive Bayes over counts (bags of words), dense or sparse.
 
-Both are fitted from :class:`~bayesrule.likelihoods.counts.CountStats` (per class and
+Both are fitted from :class:`~bayesrule.stats.counts.CountStats` (per class and
 feature the weighted sum of counts); smoothing by ``alpha`` is applied only when the
 statistics become parameters. Evaluation is one matrix product per block of rows, and a
 scipy CSR matrix stays sparse throughout.
@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ..stats.counts import CountStats
 from .base import Undetermined
-from .count_stats import CountStats
-from .counts import CountLikelihood, matmul_t, observed_times_t
+from .count_family import CountLikelihood, matmul_t, observed_times_t
 
 
 def _multinomial_sample(theta, stats: CountStats, counts, rng) -> np.ndarray:

@@ -1,0 +1,59 @@
+"""The estimator stage: :class:`BayesClassifier`, its named presets, and their registry.
+
+:data:`ESTIMATORS` is the one list of bayesrule's estimators: the package's public names,
+the classes model files may name (:mod:`bayesrule.io`), the ``bayesrule`` command's model
+names and the data each accepts (read from the estimator's tags), and the contract tests
+all come from it. Adding an estimator is one entry here.
+"""
+
+from dataclasses import dataclass
+
+from .classifier import BayesClassifier
+from .gaussian import GaussianNB, LinearDiscriminant, NearestMean, QuadraticDiscriminant
+from .mixed import MixedNB
+from .mixture import GaussianMixtureBayes
+from .naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, KernelNB, MultinomialNB
+from .network import KDB, TAN
+from .one_dependence import AODE, SPODE
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An estimator of the registry.
+
+    Attributes
+    ----------
+    cls : type
+        The estimator class (a :class:`BayesClassifier`).
+    cli_name : str or None
+        Its name on the command line (``bayesrule fit --model NAME``); None: Python only.
+    help : str
+        One line for the command's list of models.
+    """
+
+    cls: type
+    cli_name: str | None
+    help: str
+
+
+#: every estimator, in the order the command lists them
+ESTIMATORS = (
+    Entry(BayesClassifier, None, "Bayes' rule over any likelihood object"),
+    Entry(QuadraticDiscriminant, "qda", "a full Gaussian per class"),
+    Entry(LinearDiscriminant, "lda", "Gaussians sharing one covariance"),
+    Entry(GaussianNB, "gaussian-nb", "independent Gaussian features"),
+    Entry(NearestMean, "nearest-mean", "shared spherical Gaussian"),
+    Entry(GaussianMixtureBayes, "mixture", "a Gaussian mixture per class (EM)"),
+    Entry(KernelNB, "kernel-nb", "kernel density per feature"),
+    Entry(BernoulliNB, "bernoulli-nb", "yes/no features, words present"),
+    Entry(MultinomialNB, "multinomial-nb", "word counts"),
+    Entry(ComplementNB, "complement-nb", "complement word counts"),
+    Entry(CategoricalNB, "categorical-nb", "discrete values of any kind"),
+    Entry(MixedNB, "mixed-nb", "a family per column, any kinds"),
+    Entry(AODE, "aode", "averaged one-dependence estimators"),
+    Entry(TAN, "tan", "tree-augmented naive Bayes"),
+    Entry(KDB, "kdb", "k-dependence Bayes (k=2)"),
+    Entry(SPODE, "spode", "one super-parent for every attribute"),
+)
+
+__all__ = ["ESTIMATORS", "Entry", *(entry.cls.__name__ for entry in ESTIMATORS)]

@@ -1,0 +1,447 @@
+"""The general Bayes classifier: likelihood x prior / evidence -> minimum-risk action."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from .._dask import blockwise, is_dask
+from .._validation import (
+    check_class_counts,
+    check_sample_weight,
+    encode_labels,
+    fit_labels,
+    unique_labels_sorted,
+    validate_X,
+    validate_Xy,
+)
+from ..decision import as_loss_matrix, bayes_action, conditional_risk, reject_and_actions
+from ..decision.reject import reject_low_evidence
+from ..posterior import log_priors, normalize, normalize_log
+from ..priors import resolve_priors
+
+
+class BayesClassifier(ClassifierMixin, BaseEstimator):
+    """Bayes' rule over any class-conditional density.
+
+    ``P(w|x) = p(x|w) P(w) / p(x)`` in log space, then the action of least conditional
+    risk under ``loss``.
+
+    Parameters
+    ----------
+    likelihood : likelihood object, default=None
+        A class-conditional density from :mod:`bayesrule.likelihoods` (cloned at fit).
+        None means ``Gaussian("full")``.
+    priors : None, "empirical", "uniform", array-like or dict, default=None
+        None or "empirical": class frequencies ``n_j / n``; "uniform"; an array in
+        ``classes_`` order; or a dict label -> probability. Must be non-negative and sum
+        to 1 (within 1e-6).
+    loss : None, array-like or LossMatrix, default=None
+        None: zero-one loss. A (C, C) matrix ``L[action, true class]``, or (C + 1, C)
+        whose last row is the reject action.
+    reject_label : label, default=None
+        What ``predict`` returns for the reject action: -1 for numeric class labels
+        (the smallest label minus one when -1 is a class), "reject" otherwise. Must not
+        equal a class.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (C,)
+    class_count_ : ndarray of shape (C,)
+        Weighted training samples per class.
+    class_prior_ : ndarray of shape (C,)
+    likelihood_ : fitted likelihood object
+    loss_ : LossMatrix
+    reject_label_ : label
+    actions_ : ndarray of shape (a,)
+        Labels of the actions ``predict`` can return.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayesrule import BayesClassifier
+    >>> from bayesrule.likelihoods import Gaussian
+    >>> X = np.array([[-1, -1], [-2, -1], [-3, -2], [1, 1], [2, 1], [3, 2]], float)
+    >>> y = np.array([1, 1, 1, 2, 2, 2])
+    >>> clf = BayesClassifier(Gaussian("diag")).fit(X, y)
+    >>> clf.predict([[-0.8, -1.0]])
+    array([1])
+    >>> clf.predict_proba([[-0.8, -1.0]]).round(6)
+    array([[1., 0.]])
+    """
+
+    def __init__(self, likelihood=None, *, priors=None, loss=None, reject_label=None):
+        self.likelihood = likelihood
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    # ------------------------------------------------------------------ fitting
+    def _make_likelihood(self):
+        if self.likelihood is None:
+            from ..likelihoods import Gaussian
+
+            return Gaussian("full")
+        if not hasattr(self.likelihood, "log_likelihood"):
+            raise TypeError(
+                f"likelihood must be a likelihood object from bayesrule.likelihoods, "
+                f"got {self.likelihood!r}"
+            )
+        return clone(self.likelihood)
+
+    def fit(self, X, y, sample_weight=None):
+        """Estimate the class-conditional densities and priors from labelled data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Class labels (any hashable values).
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights; integer weights equal duplicated rows.
+
+        Returns
+        -------
+        self
+        """
+        if is_dask(X) or is_dask(y):
+            from .._dask import fit
+
+            return fit(self, X, y, sample_weight)
+        try:
+            self._prepare(X)
+            like = self._make_likelihood()
+            X, y = validate_Xy(self, X, y, reset=True, kind=like.input_kind)
+            w = check_sample_weight(sample_weight, X)
+            classes, y_idx = fit_labels(y)
+            self._check_classes(classes)
+            counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
+            check_class_counts(classes, counts)
+            decision = self._decision(classes, counts)  # bad priors or loss: before fitting
+            likelihood = like.fit(X, y_idx, len(classes), w)
+        except Exception:
+            self._forget()  # a failed fit leaves an unfitted estimator, not a mixed one
+            raise
+        self.classes_, self.class_count_, self.likelihood_ = classes, counts, likelihood
+        return self._set(decision)
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """Add a batch of labelled data; equal to ``fit`` on all batches together.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like, optional
+            Every class label; required on the first call.
+        sample_weight : array-like of shape (n_samples,), optional
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "likelihood_")
+        if first:
+            self._prepare(X)  # as fit does: the hook sees the first batch
+        if not first and getattr(self.likelihood_, "stats_", True) is None:
+            raise ValueError(
+                "this model was built with from_parameters and has no statistics to add "
+                "data to; fit it on data instead (or build it from data)."
+            )
+        if first:
+            if classes is None:
+                raise ValueError(
+                    "classes must be given on the first call to partial_fit (every label "
+                    "the data will contain)."
+                )
+            classes = unique_labels_sorted(np.asarray(classes))
+        elif classes is not None and not np.array_equal(
+            unique_labels_sorted(np.asarray(classes)), self.classes_
+        ):
+            raise ValueError(
+                f"classes={list(classes)} differs from the classes of the first call "
+                f"{self.classes_.tolist()}."
+            )
+        else:
+            classes = self.classes_
+        self._check_classes(classes)
+        like = self._make_likelihood() if first else self.likelihood_
+        X, y = validate_Xy(self, X, y, reset=first, min_samples=1, kind=like.input_kind)
+        w = check_sample_weight(sample_weight, X)
+        y_idx = encode_labels(y, classes)
+        counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
+        if not first:
+            counts += self.class_count_
+        decision = self._decision(classes, counts)  # validated before any state changes
+        like.partial_fit(X, y_idx, len(classes), w)
+        self.classes_, self.class_count_, self.likelihood_ = classes, counts, like
+        return self._set(decision)
+
+    def _prepare(self, X):
+        """Hook run first in ``fit`` and the first ``partial_fit`` (a failure in ``fit``
+        leaves the estimator unfitted)."""
+
+    def _forget(self):
+        """Drop every fitted attribute."""
+        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("__")]:
+            delattr(self, name)
+
+    def _check_classes(self, classes):
+        if len(classes) < 2:
+            raise ValueError(
+                f"{type(self).__name__} needs at least 2 classes in y, got 1 class "
+                f"({classes.tolist()}); a classifier has nothing to decide with one class."
+            )
+
+    def _set(self, attributes: dict):
+        for name, value in attributes.items():
+            setattr(self, name, value)
+        return self
+
+    def _decision(self, classes, counts) -> dict:
+        """Priors, loss, reject label and actions: the fitted attributes after the
+        likelihood, validated without changing the estimator."""
+        loss = as_loss_matrix(self.loss, len(classes), classes)
+        reject, actions = reject_and_actions(self.reject_label, classes, loss)
+        return {
+            "class_prior_": resolve_priors(self.priors, classes, counts),
+            "loss_": loss,
+            "reject_label_": reject,
+            "actions_": actions,
+        }
+
+    # ------------------------------------------------------------------ the pipeline
+    def _ready(self):
+        """NotFittedError before fit; ValueError while partial_fit statistics are incomplete."""
+        check_is_fitted(self, "likelihood_")
+        check = getattr(self.likelihood_, "check_ready", None)
+        if check is not None:
+            check()
+
+    def _validated(self, X):
+        self._ready()
+        return validate_X(self, X, reset=False, kind=self.likelihood_.input_kind)
+
+    def _prior(self, priors) -> np.ndarray:
+        """The priors to decide under: the fitted ones, or ``priors`` given at prediction."""
+        if priors is None:
+            return self.class_prior_
+        return resolve_priors(priors, self.classes_, self.class_count_)
+
+    def _joint(self, X, *, relative: bool, priors=None, then=None) -> np.ndarray:
+        """Joint log-probabilities (n, C), block by block, optionally transformed.
+
+        ``then`` maps a block's class-major joint (C, rows) in place to the wanted
+        result (posteriors, log-posteriors), so likelihood, prior and normalisation run
+        while the block is in cache.
+        """
+        out = np.empty((X.shape[0], len(self.classes_)))
+        for rows, result in self._joint_blocks(X, relative=relative, priors=priors, then=then):
+            out[rows] = result.T
+        return out
+
+    def _joint_blocks(self, X, *, relative: bool, priors=None, then=None):
+        """Row slices and their class-major joint log-probabilities (C, rows), or what
+        ``then`` makes of them (computed where the block is, in a worker thread for the
+        families that use them)."""
+        _, finish = self._finisher(X, priors, then)
+        return self.likelihood_.class_major_blocks(X, relative=relative, finish=finish)
+
+    def _finisher(self, X, priors, then):
+        """The log priors (C,) and ``finish(rows, block)``: adds them to a block of
+        log-likelihoods (C, rows) in place, refuses a row with no finite joint (naming
+        the cause), and returns ``then`` of the block (the block without it)."""
+        log_prior = log_priors(self._prior(priors))
+
+        def finish(rows, joint):
+            joint += log_prior[:, None]
+            if not np.isfinite(joint.max(axis=0)).all():
+                reason = self.likelihood_.describe_impossible(X[rows])
+                if reason:
+                    raise ValueError(reason)
+                raise ValueError(
+                    "X has values so far from every class that their densities overflow "
+                    "(no finite log-likelihood); rescale the features (e.g. standardise "
+                    "them) before fitting and predicting."
+                )
+            return joint if then is None else then(joint)
+
+        return log_prior, finish
+
+    @blockwise("classes")
+    def log_likelihood(self, X) -> np.ndarray:
+        """``ln p(x|w_j)`` for every sample and class, shape (n, C)."""
+        return self.likelihood_.log_likelihood(self._validated(X))
+
+    @blockwise("classes")
+    def predict_joint_log_proba(self, X, priors=None) -> np.ndarray:
+        """``ln p(x|w_j) + ln P(w_j)``, shape (n, C).
+
+        ``priors`` (as the estimator's parameter) replaces the fitted priors for this
+        call only: deciding under other priors needs no refit.
+        """
+        return self._joint(self._validated(X), relative=False, priors=priors)
+
+    def _density_only(self, what: str):
+        if not getattr(self.likelihood_, "is_density", True):
+            raise TypeError(
+                f"{type(self).__name__} scores classes without a normalised density p(x|w), "
+                f"so {what} is undefined; use a generative model (e.g. MultinomialNB) for it."
+            )
+
+    @blockwise("values")
+    def log_evidence(self, X, priors=None) -> np.ndarray:
+        """``ln p(x) = ln sum_j p(x|w_j) P(w_j)``, shape (n,)."""
+        self._ready()
+        self._density_only("the evidence p(x)")
+        X = self._validated(X)
+        out = np.empty(X.shape[0])
+        evidence = lambda joint: normalize_log(joint, axis=0)[1]  # noqa: E731
+        for rows, values in self._joint_blocks(X, relative=False, priors=priors, then=evidence):
+            out[rows] = values
+        return out
+
+    @blockwise("classes")
+    def predict_log_proba(self, X, priors=None) -> np.ndarray:
+        """Log-posteriors ``ln P(w_j|x)``, shape (n, C); ``priors`` as above."""
+        X = self._validated(X)
+        return self._joint(
+            X, relative=True, priors=priors, then=lambda j: normalize_log(j, axis=0)[0]
+        )
+
+    @blockwise("classes")
+    def predict_proba(self, X, priors=None) -> np.ndarray:
+        """Posteriors ``P(w_j|x)``, shape (n, C); each row sums to 1; ``priors`` as above."""
+        X = self._validated(X)
+        return self._joint(X, relative=True, priors=priors, then=lambda j: normalize(j, axis=0))
+
+    @blockwise("actions")
+    def risk(self, X, priors=None) -> np.ndarray:
+        """Conditional risk ``R(a_i|x) = sum_j L[i, j] P(w_j|x)``, shape (n, a)."""
+        return conditional_risk(self.predict_proba(X, priors=priors), self.loss_)
+
+    @blockwise("labels")
+    def predict(self, X, priors=None, reject_below_evidence=None) -> np.ndarray:
+        """The Bayes action for each sample: the class of least risk, or the reject label.
+
+        ``priors`` (as the estimator's parameter) decides under other priors, no refit.
+        ``reject_below_evidence``, a number, also gives ``reject_label_`` to the samples
+        of evidence ``ln p(x)`` (:meth:`log_evidence`, same priors) below it: outliers
+        that look like no class, even with no reject row in the loss (the array then
+        holds objects if the label's type differs from the classes'). ``predict_proba``
+        and ``risk`` are unaffected. E.g. ``np.quantile(clf.log_evidence(X_train), 0.01)``.
+        """
+        self._ready()
+        if self.loss_.is_zero_one():  # the class of highest joint, block by block
+            checked = self._validated(X)
+            best = np.empty(checked.shape[0], dtype=np.intp)
+            first_best = lambda joint: np.argmax(joint, axis=0)  # noqa: E731
+            log_prior, finish = self._finisher(checked, priors, first_best)
+            blocks = self.likelihood_.best_class_blocks(checked, log_prior=log_prior, finish=finish)
+            for rows, labels in blocks:
+                best[rows] = labels
+            out = self.actions_[best]
+        else:
+            out = self.actions_[bayes_action(self.predict_proba(X, priors=priors), self.loss_)]
+        if reject_below_evidence is None:
+            return out
+        low = self.log_evidence(X, priors=priors)
+        return reject_low_evidence(
+            out, low, reject_below_evidence, self.reject_label_, self.classes_
+        )
+
+    # ------------------------------------------------------------------ the generative model
+    def sample(self, n_samples=1, random_state=None):
+        """Draw ``(X, y)`` from the fitted joint model: y from the priors, x from p(x|y).
+
+        Returns
+        -------
+        X : ndarray of shape (n_samples, n_features)
+        y : ndarray of shape (n_samples,)
+        """
+        self._ready()
+        if (
+            not isinstance(n_samples, (int, np.integer))
+            or isinstance(n_samples, bool)
+            or n_samples < 1
+        ):
+            raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
+        if isinstance(random_state, np.random.Generator):
+            rng = random_state
+        else:
+            rng = np.random.default_rng(check_random_state(random_state).randint(2**31))
+        counts = rng.multinomial(n_samples, self.class_prior_)
+        X = self.likelihood_.sample(counts, rng)
+        y = np.repeat(self.classes_, counts)
+        order = rng.permutation(n_samples)
+        return X[order], y[order]
+
+    def _joint_log_likelihood_of(self, X, y) -> tuple[float, int]:
+        self._ready()
+        self._density_only("the likelihood of the data (BIC, AIC)")
+        X = self._validated(X)
+        y_idx = encode_labels(np.asarray(y), self.classes_)
+        if y_idx.shape[0] != X.shape[0]:
+            raise ValueError(f"y has {y_idx.shape[0]} labels for {X.shape[0]} samples")
+        joint = self._joint(X, relative=False)
+        return float(joint[np.arange(X.shape[0]), y_idx].sum()), X.shape[0]
+
+    def n_parameters(self) -> int:
+        """Free parameters of the joint model: the densities, plus C - 1 estimated priors."""
+        self._ready()
+        estimated = self.priors is None or (
+            isinstance(self.priors, str) and self.priors == "empirical"
+        )
+        return self.likelihood_.n_parameters() + (len(self.classes_) - 1 if estimated else 0)
+
+    def bic(self, X, y) -> float:
+        """Bayesian information criterion ``-2 ln p(X, y) + k ln n`` (lower is better)."""
+        ll, n = self._joint_log_likelihood_of(X, y)
+        return -2.0 * ll + self.n_parameters() * np.log(n)
+
+    def aic(self, X, y) -> float:
+        """Akaike information criterion ``-2 ln p(X, y) + 2 k`` (lower is better)."""
+        ll, _ = self._joint_log_likelihood_of(X, y)
+        return -2.0 * ll + 2.0 * self.n_parameters()
+
+    def summary(self) -> str:
+        """A readable text of every fitted parameter."""
+        from ..summary import summarize
+
+        self._ready()
+        return summarize(self)
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """Accuracy: the fraction of samples whose Bayes action is their class.
+
+        A rejected sample counts as not correct.
+        """
+        pred = self.predict(X)
+        if is_dask(pred):
+            pred = np.asarray(pred.compute())
+        y = np.asarray(y.compute() if is_dask(y) else y)
+        if y.shape != pred.shape:
+            raise ValueError(f"y has shape {y.shape}, but X has {pred.shape[0]} samples")
+        # as objects, labels of any types compare elementwise (a reject label never equals y)
+        correct = (pred.astype(object) == y.astype(object)).astype(bool)
+        return float(np.average(correct, weights=sample_weight))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = True
+        try:
+            like = self._make_likelihood()
+        except (TypeError, ValueError):
+            return tags
+        kind = like.input_kind
+        tags.input_tags.allow_nan = kind != "dense"
+        tags.input_tags.sparse = kind == "sparse"
+        tags.input_tags.categorical = kind == "any"
+        tags.input_tags.positive_only = bool(like.positive_only)
+        # scikit-learn's generic accuracy check (shifted Gaussian blobs) does not suit
+        # binary and count models; it marks its own naive Bayes estimators so
+        tags.classifier_tags.poor_score = bool(getattr(like, "poor_score", False))
+        return tags

@@ -1,0 +1,361 @@
+"""Named Gaussian classifiers: thin presets of :class:`~bayesrule.BayesClassifier`.
+
+Each preset fixes the covariance structure of a :class:`~bayesrule.likelihoods.Gaussian`
+and exposes its parameters and the seeds' discriminant coefficients
+``g_i(x) = x^T W_i x + w_i^T x + w_i0`` (seed 003, equations 23-26).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted
+
+from ..likelihoods import Gaussian
+from .classifier import BayesClassifier
+
+
+class _GaussianParameters:
+    """Parameters, discriminant coefficients and ``from_parameters`` of Gaussian presets."""
+
+    _covariance = "full"
+
+    def _gaussian_options(self) -> dict:
+        return {}
+
+    def _make_likelihood(self):
+        return Gaussian(covariance=self._covariance, **self._gaussian_options())
+
+    @property
+    def means_(self) -> np.ndarray:
+        """Class means, shape (C, d)."""
+        check_is_fitted(self, "likelihood_")
+        return self.likelihood_.means_
+
+    @property
+    def covariances_(self) -> np.ndarray:
+        """Covariances in the structure's shape (full (C, d, d), tied (d, d), diag (C, d))."""
+        check_is_fitted(self, "likelihood_")
+        return self.likelihood_.covariances_
+
+    def full_covariances(self) -> np.ndarray:
+        """Every class's covariance as a full matrix, shape (C, d, d)."""
+        check_is_fitted(self, "likelihood_")
+        return self.likelihood_.full_covariances()
+
+    def _precisions(self, *, dense: bool) -> np.ndarray:
+        """Precision matrices (C, d, d), or for diagonal structures with ``dense=False``
+        just their diagonals (C, d), so wide naive Bayes models build no d x d arrays."""
+        self._ready()
+        P = self.likelihood_.precisions_cholesky_
+        C = len(self.classes_)
+        if P.ndim == 3:
+            prec = P @ np.swapaxes(P, 1, 2)
+        elif dense:
+            prec = np.einsum("kj,jl->kjl", P, np.eye(P.shape[1]))
+        else:
+            prec = P
+        return np.broadcast_to(prec, (C, *prec.shape[1:]))
+
+    @property
+    def quadratic_coef_(self) -> np.ndarray:
+        """``W_i = -1/2 Sigma_i^-1`` (seed 003, eq. 24), shape (C, d, d)."""
+        check_is_fitted(self, "likelihood_")
+        return -0.5 * self._precisions(dense=True)
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """``w_i = Sigma_i^-1 mu_i`` (eq. 25), shape (C, d)."""
+        check_is_fitted(self, "likelihood_")
+        prec = self._precisions(dense=False)
+        if prec.ndim == 2:
+            return prec * self.means_
+        return np.einsum("cjk,ck->cj", prec, self.means_)
+
+    @property
+    def intercept_(self) -> np.ndarray:
+        """``w_i0 = -1/2 mu_i^T Sigma_i^-1 mu_i - 1/2 ln|Sigma_i| + ln P(w_i)`` (eq. 26).
+
+        Without the class-independent ``-d/2 ln 2 pi``, as the seed writes it.
+        """
+        check_is_fitted(self, "likelihood_")
+        like = self.likelihood_
+        half_log_det_prec = like.log_norm_ + 0.5 * like.means_.shape[1] * np.log(2 * np.pi)
+        quad = np.einsum("cj,cj->c", self.coef_, self.means_)
+        with np.errstate(divide="ignore"):
+            return -0.5 * quad + half_log_det_prec + np.log(self.class_prior_)
+
+    @classmethod
+    def _from_parameters(cls, name, means, covariances, priors, classes, loss, reject_label):
+        """A fitted classifier from known parameters, with no data (see the presets)."""
+        if isinstance(priors, str) and priors == "empirical":
+            raise ValueError(
+                "priors='empirical' needs data to count classes in; from_parameters takes "
+                "None or 'uniform', an array or a dict."
+            )
+        est = cls(
+            priors="uniform" if priors is None else priors, loss=loss, reject_label=reject_label
+        )
+        like = est._make_likelihood().set_parameters(means, covariances, name=name)
+        C, d = like.means_.shape
+        labels = np.arange(C) if classes is None else np.asarray(classes)
+        if classes is not None and labels.dtype.kind in "US":
+            if not all(isinstance(c, str) for c in classes):  # keep mixed labels as given
+                labels = np.asarray(list(classes), dtype=object)
+        if labels.shape != (C,) or len(set(labels.tolist())) != C:
+            raise ValueError(f"classes must be {C} distinct labels, one per row of means")
+        est._check_classes(labels)
+        decision = est._decision(labels, None)
+        est.classes_, est.likelihood_, est.n_features_in_ = labels, like, d
+        est.class_count_ = np.zeros(C)
+        return est._set(decision)
+
+
+_FROM_PARAMETERS_DOC = """A fitted {name} from known parameters, with no data.
+
+        Parameters
+        ----------
+        means : array-like of shape (C, d)
+        {cov} : array-like of shape {shape}
+        priors : None, "uniform", array-like or dict, default=None
+            None means uniform (there are no data to count classes in; "empirical" is
+            refused).
+        classes : array-like of shape (C,), optional
+            Class labels in the order of ``means``; default ``0 .. C-1``. The order is kept.
+        loss, reject_label
+            As in the estimator.
+
+        Returns
+        -------
+        {name}
+            Fitted; ``partial_fit`` is refused (there are no statistics to add to).
+        """
+
+
+class QuadraticDiscriminant(_GaussianParameters, BayesClassifier):
+    """Gaussian classes with their own full covariance (quadratic boundaries).
+
+    ML estimates: ``mu_c = mean`` and ``Sigma_c = (1/n_c) sum (x - mu_c)(x - mu_c)^T``.
+
+    Parameters
+    ----------
+    reg_covar : float, default=0.0
+        Added to the diagonal of each covariance (needed when a class has fewer samples
+        than features, or a constant feature).
+    priors, loss, reject_label
+        As in :class:`~bayesrule.BayesClassifier`.
+
+    Examples
+    --------
+    Seed 003's fruit with its true parameters and priors 0.4, 0.4, 0.2:
+
+    >>> import numpy as np
+    >>> from bayesrule import QuadraticDiscriminant
+    >>> qda = QuadraticDiscriminant.from_parameters(
+    ...     means=[[150, 560], [160, 615], [230, 620]],
+    ...     covariances=[np.diag([200, 200]), np.diag([250, 150]), np.diag([400, 200])],
+    ...     priors=[0.4, 0.4, 0.2], classes=["apple", "orange", "grapefruit"],
+    ...     loss=[[0, 2, 3], [1, 0, 2], [1, 1, 0]])
+    >>> x = [[170, 585]]
+    >>> [f"{v:.4e}" for v in np.exp(qda.log_likelihood(x))[0]]
+    ['6.1364e-05', '3.3501e-05', '2.9236e-07']
+    >>> qda.predict_proba(x).round(4), qda.risk(x).round(4)
+    (array([[0.6459, 0.3526, 0.0015]]), array([[0.7098, 0.6489, 0.9985]]))
+    >>> qda.predict(x)
+    array(['orange'], dtype='<U10')
+    """
+
+    _covariance = "full"
+
+    def __init__(self, *, reg_covar=0.0, priors=None, loss=None, reject_label=None):
+        self.reg_covar = reg_covar
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    @classmethod
+    def from_parameters(
+        cls, means, covariances, priors=None, classes=None, *, loss=None, reject_label=None
+    ):
+        return cls._from_parameters(
+            "covariances", means, covariances, priors, classes, loss, reject_label
+        )
+
+    from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
+        name="QuadraticDiscriminant", cov="covariances", shape="(C, d, d)"
+    )
+
+    def _gaussian_options(self):
+        return {"reg_covar": self.reg_covar}
+
+
+class LinearDiscriminant(_GaussianParameters, BayesClassifier):
+    """Gaussian classes sharing one covariance, the pooled ML estimate (linear boundaries).
+
+    ``Sigma = (1/n) sum_c sum_{x in c} (x - mu_c)(x - mu_c)^T``.
+
+    Parameters
+    ----------
+    reg_covar : float, default=0.0
+        Added to the diagonal of the pooled covariance.
+    shrinkage : None, "auto" or float in [0, 1], default=None
+        A float shrinks towards ``trace / d * I``; "auto" applies Ledoit-Wolf to each
+        class and pools (as scikit-learn's lsqr solver; needs ``fit``, in memory or on
+        a Dask collection in two passes, not ``partial_fit``).
+    priors, loss, reject_label
+        As in :class:`~bayesrule.BayesClassifier`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayesrule import LinearDiscriminant
+    >>> X = np.array([[-1, -1], [-2, -1], [-3, -2], [1, 1], [2, 1], [3, 2]], float)
+    >>> lda = LinearDiscriminant().fit(X, [1, 1, 1, 2, 2, 2])
+    >>> lda.covariances_.round(4)
+    array([[0.6667, 0.3333],
+           [0.3333, 0.2222]])
+    >>> lda.predict([[-0.8, -1.0]])
+    array([1])
+    """
+
+    _covariance = "tied"
+
+    def __init__(self, *, reg_covar=0.0, shrinkage=None, priors=None, loss=None, reject_label=None):
+        self.reg_covar = reg_covar
+        self.shrinkage = shrinkage
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    @classmethod
+    def from_parameters(
+        cls, means, covariance, priors=None, classes=None, *, loss=None, reject_label=None
+    ):
+        return cls._from_parameters(
+            "covariance", means, covariance, priors, classes, loss, reject_label
+        )
+
+    from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
+        name="LinearDiscriminant", cov="covariance", shape="(d, d)"
+    )
+
+    def _gaussian_options(self):
+        return {"reg_covar": self.reg_covar, "shrinkage": self.shrinkage}
+
+    def _can_partial_fit(self):
+        if isinstance(self.shrinkage, str):
+            raise AttributeError(
+                "partial_fit is not available with shrinkage='auto': Ledoit-Wolf needs all "
+                "the data at once; use fit, or a float shrinkage."
+            )
+        return True
+
+    @available_if(_can_partial_fit)
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """Add a batch of labelled data (not with ``shrinkage='auto'``); see BayesClassifier."""
+        return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
+
+
+class GaussianNB(_GaussianParameters, BayesClassifier):
+    """Naive Bayes with a Gaussian per feature and class (diagonal covariances).
+
+    Parameters
+    ----------
+    var_smoothing : float, default=1e-9
+        Added to every variance, times the largest variance of any feature over all
+        training data (as scikit-learn's GaussianNB; recomputed from all statistics, so
+        ``partial_fit`` agrees with ``fit``).
+    priors, loss, reject_label
+        As in :class:`~bayesrule.BayesClassifier`.
+
+    Examples
+    --------
+    Seed 004's four classes (means and standard deviations of three features) at
+    x = [1.67, 2.00, 4.23], equal priors:
+
+    >>> import numpy as np
+    >>> from bayesrule import GaussianNB
+    >>> mu = [[1.6, 2.4, 4.3], [1.5, 2.9, 6.1], [1.8, 2.5, 4.2], [1.1, 3.1, 5.6]]
+    >>> sd = np.array([[0.1, 0.5, 0.2], [0.2, 0.6, 0.9], [0.3, 0.3, 0.3], [0.2, 0.7, 0.3]])
+    >>> nb = GaussianNB.from_parameters(mu, sd**2)
+    >>> g = np.exp(nb.log_likelihood([[1.67, 2.00, 4.23]])) * (2 * np.pi) ** 1.5
+    >>> [f"{v:.3g}" for v in g[0]]
+    ['53.5', '0.242', '8.37', '3.53e-06']
+    >>> nb.predict([[1.67, 2.00, 4.23]])
+    array([0])
+    """
+
+    _covariance = "diag"
+
+    def __init__(self, *, var_smoothing=1e-9, priors=None, loss=None, reject_label=None):
+        self.var_smoothing = var_smoothing
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    @classmethod
+    def from_parameters(
+        cls, means, variances, priors=None, classes=None, *, loss=None, reject_label=None
+    ):
+        return cls._from_parameters(
+            "variances", means, variances, priors, classes, loss, reject_label
+        )
+
+    from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
+        name="GaussianNB", cov="variances", shape="(C, d)"
+    )
+
+    def _gaussian_options(self):
+        return {"var_smoothing": self.var_smoothing}
+
+    @property
+    def theta_(self) -> np.ndarray:
+        """Class means, shape (C, d) (scikit-learn's name)."""
+        return self.means_
+
+    @property
+    def var_(self) -> np.ndarray:
+        """Variances, shape (C, d) (scikit-learn's name)."""
+        return self.covariances_
+
+
+class NearestMean(_GaussianParameters, BayesClassifier):
+    """Gaussian classes with one shared isotropic variance: the nearest-mean rule.
+
+    With uniform priors the decision is the class whose mean is nearest in Euclidean
+    distance (seed 004); other priors shift the boundaries as Bayes' rule says.
+
+    Parameters
+    ----------
+    priors, loss, reject_label
+        As in :class:`~bayesrule.BayesClassifier`.
+
+    Examples
+    --------
+    >>> from bayesrule import NearestMean
+    >>> X = [[0.0, 0.0], [0.0, 2.0], [4.0, 0.0], [4.0, 2.0]]
+    >>> nm = NearestMean(priors="uniform").fit(X, ["a", "a", "b", "b"])
+    >>> nm.predict([[1.9, 5.0], [2.1, -3.0]])
+    array(['a', 'b'], dtype='<U1')
+    >>> float(nm.covariances_)  # the pooled variance per feature
+    0.5
+    """
+
+    _covariance = "tied_spherical"
+
+    def __init__(self, *, priors=None, loss=None, reject_label=None):
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    @classmethod
+    def from_parameters(
+        cls, means, variance, priors=None, classes=None, *, loss=None, reject_label=None
+    ):
+        return cls._from_parameters(
+            "variance", means, variance, priors, classes, loss, reject_label
+        )
+
+    from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
+        name="NearestMean", cov="variance", shape="() (one number)"
+    )

@@ -1,0 +1,301 @@
+"""Gaussian mixture class-conditionals: Bayes' rule with a mixture of Gaussians per class.
+
+``p(x|w_c) = sum_k alpha_ck N(x; mu_ck, Sigma_ck)``, fitted per class by EM (seed 000,
+section 3.4); the number of components per class may be chosen by BIC. The density
+lives in :class:`~bayesrule.likelihoods.mixture.Mixture`; this preset adds the class
+labels: its dictionaries are keyed by label, the likelihood's by class position.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping
+
+import numpy as np
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d
+
+from .._validation import fit_labels
+from ..likelihoods.mixture import Mixture
+from ..likelihoods.mixture.em import check_int
+from .classifier import BayesClassifier
+
+#: the parameters that may be dictionaries from class label to a value
+_PER_CLASS = ("n_components", "weights_init", "means_init", "precisions_init")
+
+
+class StreamingUnavailable(NotImplementedError, AttributeError):
+    """``partial_fit`` of a model without additive statistics: a NotImplementedError
+    that is also an AttributeError, so ``hasattr(model, "partial_fit")`` is False."""
+
+
+class GaussianMixtureBayes(BayesClassifier):
+    """Bayes' rule with a Gaussian mixture per class, fitted by EM.
+
+    Each class ``c`` has its own mixture ``p(x|c) = sum_k alpha_ck N(x; mu_ck,
+    Sigma_ck)`` (seed 000, section 3.4), fitted by expectation-maximisation on that
+    class's samples as scikit-learn's :class:`~sklearn.mixture.GaussianMixture` does
+    (k-means initialisation, ``reg_covar`` added to every covariance, the same stopping
+    rule). The number of components can differ between classes, or be chosen per class
+    by the Bayesian information criterion. Priors, loss and the reject option are those
+    of :class:`~bayesrule.BayesClassifier`.
+
+    Parameters
+    ----------
+    n_components : int, dict or "bic", default=1
+        Components per class: one number for every class; a dict from class label to
+        number (classes left out get 1); or "bic": fit 1 to ``max_components``
+        components for each class and keep the lowest BIC (mclust's approach; a class
+        tries at most as many components as it has distinct samples, and no candidate
+        with more free parameters than it has samples, which BIC could not penalise).
+    max_components : int, default=10
+        The largest number of components tried with ``n_components="bic"``.
+    covariance : {"full", "tied", "diag", "spherical", "bic"}, default="full"
+        Covariance structure of the components within a class (scikit-learn's four:
+        "tied" is one covariance shared by a class's components); "bic" also chooses
+        the structure per class by BIC.
+    reg_covar : float, default=1e-6
+        Added to the diagonal of every covariance (keeps them positive definite).
+    max_iter : int, default=200
+        EM iterations per initialisation.
+    tol : float, default=1e-4
+        EM stops when the mean log-likelihood per sample gains less than this.
+    n_init : int, default=1
+        Initialisations per mixture; the one of highest likelihood is kept.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Seeds the k-means initialisation (and ``n_init`` restarts).
+    weights_init, means_init, precisions_init : dict, default=None
+        Starting points per class, as scikit-learn's ``GaussianMixture`` takes them,
+        keyed by class label: weights (K,), means (K, d), precisions in the shape of
+        ``covariance``. Classes without an entry start from k-means.
+    warm_start : bool, default=False
+        A second ``fit`` starts EM from the mixtures of the first (the classes and
+        features must be the same).
+    priors, loss, reject_label
+        As in :class:`~bayesrule.BayesClassifier`.
+
+    Attributes
+    ----------
+    mixtures_ : dict
+        Class label -> fitted ``MixtureModel`` with ``weights_``, ``means_``,
+        ``covariances_`` (scikit-learn's shapes), ``n_iter_``, ``converged_`` and
+        ``lower_bound_``.
+    bic_ : dict
+        Class label -> ``{(covariance, n_components): BIC}`` of every candidate fitted
+        for that class (one entry unless ``n_components`` or ``covariance`` is "bic").
+    n_iter_ : ndarray of shape (C,)
+        EM iterations of each class's chosen mixture.
+    likelihood_ : Mixture
+        The fitted class-conditional densities, indexed by class position.
+    classes_, class_count_, class_prior_, n_features_in_, feature_names_in_
+        As in :class:`~bayesrule.BayesClassifier`.
+
+    Notes
+    -----
+    There is no ``partial_fit``: EM needs all the data of a class at once, so the
+    attribute raises ``NotImplementedError`` (and ``hasattr(model, "partial_fit")``
+    is False, which tells scikit-learn's tools the same).
+
+    On a Dask collection, EM runs over the row blocks: one pass per iteration, shared by
+    all classes and, with ``"bic"``, by all their candidates. The candidates, the choice
+    and ``bic_`` are the in-memory fit's (up to the order of floating-point sums) from
+    the same ``random_state`` where each class has at most 20,000 rows: the k-means
+    start there sees a class's first 20,000. ``warm_start`` works there too: a refit on
+    a Dask collection starts from the last fit's mixtures (made in memory or on Dask) as
+    a refit in memory does.
+
+    Examples
+    --------
+    Seed 000's example: class 2 has two modes, which BIC finds.
+
+    >>> from bayesrule.datasets import two_modes
+    >>> from bayesrule.estimators.mixture import GaussianMixtureBayes
+    >>> X, y = two_modes(random_state=0, return_X_y=True)
+    >>> gmm = GaussianMixtureBayes(n_components="bic", max_components=4, random_state=0)
+    >>> gmm = gmm.fit(X, y)
+    >>> {c: m.n_components for c, m in gmm.mixtures_.items()}
+    {1: 1, 2: 2}
+    >>> gmm.mixtures_[2].means_.round(1)   # the true modes: (3, -1) and (2, 3)
+    array([[ 2.9, -1.2],
+           [ 2. ,  3. ]])
+    >>> gmm.mixtures_[2].weights_.round(2)
+    array([0.48, 0.52])
+    >>> gmm.predict([[0.0, 0.0], [3.0, -1.0], [2.0, 3.0]])
+    array([1, 2, 2])
+    >>> sorted(gmm.bic_[2])[:2]   # every candidate's BIC is kept
+    [('full', 1), ('full', 2)]
+    """
+
+    def __init__(
+        self,
+        n_components=1,
+        *,
+        max_components=10,
+        covariance="full",
+        reg_covar=1e-6,
+        max_iter=200,
+        tol=1e-4,
+        n_init=1,
+        random_state=None,
+        weights_init=None,
+        means_init=None,
+        precisions_init=None,
+        warm_start=False,
+        priors=None,
+        loss=None,
+        reject_label=None,
+    ):
+        self.n_components = n_components
+        self.max_components = max_components
+        self.covariance = covariance
+        self.reg_covar = reg_covar
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_init = n_init
+        self.random_state = random_state
+        self.weights_init = weights_init
+        self.means_init = means_init
+        self.precisions_init = precisions_init
+        self.warm_start = warm_start
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    # ------------------------------------------------------------------ fitting
+    def fit(self, X, y, sample_weight=None):
+        """Fit a Gaussian mixture to each class by EM, and the priors.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Finite numbers (NaN and infinity are refused).
+        y : array-like of shape (n_samples,)
+            Class labels (any hashable values).
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights of the samples in EM.
+
+        Returns
+        -------
+        self
+        """
+        self._labels = _labels_and_counts(y, sample_weight)  # label-keyed parameters need them
+        # the last fit, for warm_start (a fit on a Dask collection drops it before it
+        # makes the likelihood)
+        self._last = (None, None)  # not shipped to every Dask block task when unused
+        if self.warm_start:
+            self._last = getattr(self, "classes_", None), getattr(self, "likelihood_", None)
+        try:
+            return super().fit(X, y, sample_weight=sample_weight)
+        finally:
+            del self._labels, self._last
+
+    @property
+    def partial_fit(self):
+        """Not available: EM needs all the data of a class at once (use ``fit``)."""
+        raise StreamingUnavailable(
+            f"{type(self).__name__}.partial_fit: EM needs all the data of a class at once, "
+            "so streaming EM is not available; use fit"
+        )
+
+    def _make_likelihood(self):
+        labels = getattr(self, "_labels", None)
+        per_class = {name: getattr(self, name) for name in _PER_CLASS}
+        if labels is None:  # before fit (tags), or y unreadable (fit then explains)
+            per_class = {k: (None if isinstance(v, Mapping) else v) for k, v in per_class.items()}
+        else:
+            per_class = {k: _by_position(k, v, *labels) for k, v in per_class.items()}
+        like = Mixture(
+            n_components=per_class["n_components"],
+            covariance=self.covariance,
+            reg_covar=self.reg_covar,
+            max_iter=self.max_iter,
+            tol=self.tol,
+            n_init=self.n_init,
+            random_state=self.random_state,
+            weights_init=per_class["weights_init"],
+            means_init=per_class["means_init"],
+            precisions_init=per_class["precisions_init"],
+            warm_start=self.warm_start,
+            max_components=self.max_components,
+        )
+        classes, previous = getattr(self, "_last", (None, None))
+        if (
+            bool(self.warm_start)
+            and labels is not None
+            and previous is not None
+            and np.array_equal(np.asarray(classes, dtype=object), labels[0].astype(object))
+        ):
+            like.mixtures_ = previous.mixtures_  # EM starts from the last fit's mixtures
+        return like
+
+    # ------------------------------------------------------------------ fitted parameters
+    @property
+    def mixtures_(self) -> dict:
+        """Class label -> fitted ``MixtureModel`` (weights, means, covariances, ...)."""
+        check_is_fitted(self, "likelihood_")
+        return dict(zip(self.classes_.tolist(), self.likelihood_.mixtures_, strict=True))
+
+    @property
+    def bic_(self) -> dict:
+        """Class label -> ``{(covariance, n_components): BIC}`` of every candidate fitted."""
+        check_is_fitted(self, "likelihood_")
+        return dict(zip(self.classes_.tolist(), self.likelihood_.bic_, strict=True))
+
+    @property
+    def n_iter_(self) -> np.ndarray:
+        """EM iterations of each class's chosen mixture, shape (C,), ``classes_`` order."""
+        check_is_fitted(self, "likelihood_")
+        return np.array([m.n_iter_ for m in self.likelihood_.mixtures_])
+
+
+def _labels_and_counts(y, sample_weight):
+    """Sorted class labels of ``y`` and each class's number of samples with positive
+    weight; None when ``y`` or the weights cannot be read (``fit`` then validates them
+    and says why)."""
+    try:
+        y = column_or_1d(np.asarray(y), warn=False)
+        check_classification_targets(y)
+        classes, index = fit_labels(y)
+        positive = None if sample_weight is None else np.asarray(sample_weight, float) > 0
+        counts = np.bincount(index, weights=positive, minlength=len(classes))
+    except Exception:  # noqa: BLE001 - fit's own validation reports the problem
+        return None
+    return classes, counts.astype(int)
+
+
+def _key(label):
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def _by_position(name, value, classes, counts):
+    """A label-keyed parameter as the likelihood takes it (keyed by class position),
+    with the number of components checked against each class's samples."""
+    labels = classes.tolist()
+    if value is not None and name != "n_components" and not isinstance(value, Mapping):
+        raise TypeError(
+            f"{name} must be None or a dict from class label to array, e.g. "
+            f"{{{labels[0]!r}: ...}}, got {type(value).__name__}"
+        )
+    if isinstance(value, Mapping):
+        position = {label: i for i, label in enumerate(labels)}
+        unknown = [k for k in value if _key(k) not in position]
+        if unknown:
+            raise ValueError(
+                f"{name} has entries for {unknown}, which are not classes of y {labels}; "
+                "key the dict by class labels."
+            )
+        if name == "n_components":
+            for label, k in value.items():
+                check_int(f"n_components[{label!r}]", k, 1)
+        value = {position[_key(k)]: v for k, v in value.items()}
+    if name == "n_components" and not isinstance(value, str):
+        wanted = value if isinstance(value, Mapping) else dict.fromkeys(range(len(labels)), value)
+        for i, k in wanted.items():
+            if isinstance(k, numbers.Integral) and not isinstance(k, bool) and 0 < counts[i] < k:
+                raise ValueError(
+                    f"n_components={int(k)} for class {labels[i]!r}, which has only "
+                    f"{counts[i]} sample{'s' if counts[i] > 1 else ''} (with positive weight); "
+                    "a mixture needs at least one sample per component: use fewer "
+                    "components for it, or n_components='bic'."
+                )
+    return value

@@ -1,0 +1,333 @@
+"""Named naive Bayes classifiers: thin presets of :class:`~bayesrule.BayesClassifier`.
+
+Each fixes one likelihood family of :mod:`bayesrule.likelihoods` (binary, categorical,
+multinomial, complement, kernel density) and exposes its parameters. A missing value
+(NaN, None, pandas NA) drops its feature out of the product for that sample, so a row
+with every feature missing gets the prior as its posterior (seed 001).
+
+Binary and multinomial models are linear classifiers in the log domain (seed 001:
+"naive Bayes constructs a linear classifier"): ``predict_joint_log_proba(X)`` equals
+``X @ coef_.T + intercept_`` (for the Bernoulli model, on 0/1 data without missing values;
+the multinomial leaves out the multinomial coefficient, which all classes share).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..likelihoods import Bernoulli, Categorical, Complement, Kernel, Multinomial
+from .classifier import BayesClassifier
+
+_COMMON = """priors : None, "empirical", "uniform", array-like or dict, default=None
+        As in :class:`~bayesrule.BayesClassifier`.
+    loss : None, array-like or LossMatrix, default=None
+        As in :class:`~bayesrule.BayesClassifier`.
+    reject_label : label, default=None
+        As in :class:`~bayesrule.BayesClassifier`."""
+
+
+class _Preset(BayesClassifier):
+    """A BayesClassifier whose likelihood is built from the preset's own parameters."""
+
+    _family: type = None
+    _options: tuple[str, ...] = ()
+
+    def _make_likelihood(self):
+        return self._family(**{name: getattr(self, name) for name in self._options})
+
+    def _fitted_likelihood(self):
+        self._ready()
+        return self.likelihood_
+
+
+class _LinearForm:
+    """``feature_log_prob_``, ``coef_`` and ``intercept_`` of binary and count models."""
+
+    @property
+    def feature_count_(self) -> np.ndarray:
+        """Weighted sum of each feature per class, shape (C, d)."""
+        return self._fitted_likelihood().feature_count_
+
+    @property
+    def feature_log_prob_(self) -> np.ndarray:
+        """Smoothed ``ln P(feature j | class c)``, shape (C, d)."""
+        return self._fitted_likelihood().feature_log_prob_
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """Weights ``w_c`` of the linear form, shape (C, d)."""
+        return self._fitted_likelihood().linear_coef()
+
+    @property
+    def intercept_(self) -> np.ndarray:
+        """Intercepts ``w_c0`` of the linear form (the log-prior included), shape (C,)."""
+        like = self._fitted_likelihood()
+        with np.errstate(divide="ignore"):
+            return like.linear_intercept() + np.log(self.class_prior_)
+
+
+class BernoulliNB(_LinearForm, _Preset):
+    """Naive Bayes for binary features: ``P(x_j = 1 | c) = p_cj``.
+
+    ``p_cj = (N_cj + alpha) / (N_c + 2 alpha)`` where ``N_cj`` counts the samples of class
+    c with feature j on, and ``N_c`` those with feature j observed.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        Additive (Laplace/Lidstone) smoothing; 0 gives the ML estimates.
+    binarize : float or None, default=0.0
+        Threshold: values above it count as 1. None: the data are already 0/1 (anything
+        else raises ValueError).
+    {common}
+
+    Attributes
+    ----------
+    classes_, class_count_, class_prior_, n_features_in_
+        As in :class:`~bayesrule.BayesClassifier`.
+    feature_count_ : ndarray of shape (C, d)
+    feature_log_prob_ : ndarray of shape (C, d)
+        ``ln p_cj``.
+    coef_ : ndarray of shape (C, d)
+        ``ln p_cj - ln(1 - p_cj)``.
+    intercept_ : ndarray of shape (C,)
+        ``sum_j ln(1 - p_cj) + ln P(c)``.
+
+    Examples
+    --------
+    Seed 000's exam table (Confident, Studied, Sick; 1 = Yes) with ML estimates:
+
+    >>> from bayesrule import BernoulliNB
+    >>> X = [[1, 0, 0], [1, 0, 1], [0, 1, 1], [0, 1, 0], [1, 1, 1]]
+    >>> y = ["Fail", "Pass", "Fail", "Pass", "Pass"]
+    >>> clf = BernoulliNB(alpha=0, binarize=None).fit(X, y)
+    >>> import numpy as np
+    >>> np.exp(clf.predict_joint_log_proba([[1, 1, 0]])).round(3)   # Fail, Pass
+    array([[0.05 , 0.089]])
+    >>> clf.predict([[1, 1, 0]])
+    array(['Pass'], dtype='<U4')
+    """
+
+    _family = Bernoulli
+    _options = ("alpha", "binarize")
+
+    def __init__(self, *, alpha=1.0, binarize=0.0, priors=None, loss=None, reject_label=None):
+        self.alpha = alpha
+        self.binarize = binarize
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+
+class MultinomialNB(_LinearForm, _Preset):
+    """Naive Bayes for counts (bags of words): ``p(x|c) ~ prod_j theta_cj ** x_j``.
+
+    ``theta_cj = (N_cj + alpha) / (N_c + alpha d)`` with ``N_cj`` the total count of
+    feature j in class c (seed 000, section 3.5.2.3, with Laplace smoothing at
+    ``alpha=1``). Works on dense or scipy sparse counts, and inside a scikit-learn
+    ``Pipeline`` after ``CountVectorizer``.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        Additive smoothing; 0 gives the ML estimates.
+    {common}
+
+    Attributes
+    ----------
+    classes_, class_count_, class_prior_, n_features_in_
+        As in :class:`~bayesrule.BayesClassifier`.
+    feature_count_ : ndarray of shape (C, d)
+    feature_log_prob_ : ndarray of shape (C, d)
+        ``ln theta_cj``.
+    coef_ : ndarray of shape (C, d)
+        Equal to ``feature_log_prob_``.
+    intercept_ : ndarray of shape (C,)
+        ``ln P(c)``.
+
+    Examples
+    --------
+    >>> from bayesrule import MultinomialNB
+    >>> X = [[2, 1, 0], [3, 0, 1], [0, 1, 4], [1, 0, 3]]
+    >>> clf = MultinomialNB().fit(X, ["ham", "ham", "spam", "spam"])
+    >>> clf.predict([[0, 0, 2]])
+    array(['spam'], dtype='<U4')
+    """
+
+    _family = Multinomial
+    _options = ("alpha",)
+
+    def __init__(self, *, alpha=1.0, priors=None, loss=None, reject_label=None):
+        self.alpha = alpha
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+
+class ComplementNB(_Preset):
+    """Complement naive Bayes (Rennie et al., 2003), as scikit-learn's ComplementNB.
+
+    Each class is scored by the weights of its complement (all other classes'
+    counts): ``w_cj = -ln theta~_cj`` with ``theta~_cj = (N~_cj + alpha) / (N~_c +
+    alpha d)``, normalised by ``sum_j |w_cj|`` when ``norm=True``. The score ``x . w_c``
+    takes the place of ``ln p(x|c)``; it is not a normalised density.
+
+    The decision adds the log-prior as Rennie et al. write it. scikit-learn's
+    ComplementNB leaves it out (it decides as under uniform priors): pass
+    ``priors="uniform"`` for its posteriors exactly. Without a density there is no
+    evidence, BIC or AIC: ``log_evidence``, ``bic`` and ``aic`` raise TypeError.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+    norm : bool, default=False
+        Normalise the weights (the paper's "weight normalisation").
+    {common}
+
+    Attributes
+    ----------
+    feature_count_ : ndarray of shape (C, d)
+    feature_log_prob_ : ndarray of shape (C, d)
+        The weights ``w_cj`` (scikit-learn's name).
+
+    Examples
+    --------
+    >>> from bayesrule import ComplementNB
+    >>> X = [[2, 1, 0], [3, 0, 1], [0, 1, 4], [1, 0, 3]]
+    >>> clf = ComplementNB(priors="uniform").fit(X, ["ham", "ham", "spam", "spam"])
+    >>> clf.predict([[0, 0, 2], [4, 1, 0]])
+    array(['spam', 'ham'], dtype='<U4')
+    """
+
+    _family = Complement
+    _options = ("alpha", "norm")
+
+    def __init__(self, *, alpha=1.0, norm=False, priors=None, loss=None, reject_label=None):
+        self.alpha = alpha
+        self.norm = norm
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    @property
+    def feature_count_(self) -> np.ndarray:
+        """Weighted sum of each feature per class, shape (C, d)."""
+        return self._fitted_likelihood().feature_count_
+
+    @property
+    def feature_log_prob_(self) -> np.ndarray:
+        """The complement weights ``w_cj``, shape (C, d)."""
+        return self._fitted_likelihood().feature_log_prob_
+
+
+class CategoricalNB(_Preset):
+    """Naive Bayes for discrete features with any values (strings, booleans, numbers).
+
+    Lidstone estimates (seed 002, eq. 11): ``P(x_j = v | c) = (N_cjv + alpha) /
+    (N_cj + alpha O_j)``, where ``O_j`` is the number of values feature j took in
+    training and ``N_cj`` the samples of class c where feature j is observed.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        Lidstone lambda; 1 is Laplace smoothing, 0 the ML estimates.
+    unseen : {"smooth", "ignore", "error"}, default="smooth"
+        A value never seen in training: "smooth" gives it count 0 in the formula above,
+        "ignore" drops that feature for that sample, "error" raises ValueError naming the
+        feature and the value.
+    {common}
+
+    Attributes
+    ----------
+    categories_ : list of ndarray
+        The values of each feature seen in training, sorted.
+    category_count_ : list of ndarray of shape (C, O_j)
+    feature_log_prob_ : list of ndarray of shape (C, O_j)
+
+    Examples
+    --------
+    Seed 002's hiking decision for a weather never seen in training:
+
+    >>> from bayesrule import CategoricalNB
+    >>> X = [["sunny", "unhappy", "free"], ["sunny", "happy", "free"],
+    ...      ["rainy", "happy", "free"], ["sunny", "unhappy", "busy"],
+    ...      ["rainy", "unhappy", "busy"]]
+    >>> y = ["P", "P", "N", "P", "N"]
+    >>> CategoricalNB(alpha=1).fit(X, y).predict([["windy", "happy", "free"]])
+    array(['P'], dtype='<U1')
+    """
+
+    _family = Categorical
+    _options = ("alpha", "unseen")
+
+    def __init__(self, *, alpha=1.0, unseen="smooth", priors=None, loss=None, reject_label=None):
+        self.alpha = alpha
+        self.unseen = unseen
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    @property
+    def categories_(self) -> list:
+        """The values of each feature seen in training, sorted."""
+        return self._fitted_likelihood().categories_
+
+    @property
+    def category_count_(self) -> list:
+        """Weighted count of each value per class, one (C, O_j) array per feature."""
+        return self._fitted_likelihood().category_count_
+
+    @property
+    def feature_log_prob_(self) -> list:
+        """Smoothed ``ln P(x_j = v | c)``, one (C, O_j) array per feature."""
+        return self._fitted_likelihood().feature_log_prob_
+
+
+class KernelNB(_Preset):
+    """Naive Bayes with a Gaussian kernel density estimate per feature and class.
+
+    ``p(x_j | c) = sum_i w_i N(x_j; x_ij, h_cj^2) / sum_i w_i`` over the training
+    samples i of class c. The model keeps its training data; prediction runs in blocks
+    of bounded memory.
+
+    Parameters
+    ----------
+    bandwidth : {"scott", "silverman"} or float, default="scott"
+        The kernel's standard deviation ``h_cj``: Scott's rule ``sigma n^(-1/5)``,
+        Silverman's ``sigma (3 n / 4)^(-1/5)`` (``sigma`` the class's standard deviation
+        of the feature, ``n`` its total weight of observed values: integer weights
+        count samples), or one float in the features'
+        units.
+    {common}
+
+    Attributes
+    ----------
+    bandwidth_ : ndarray of shape (C, d)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayesrule import KernelNB
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.r_[rng.normal(0, 1, (50, 1)), rng.normal(4, 1, (50, 1))]
+    >>> KernelNB().fit(X, [0] * 50 + [1] * 50).predict([[0.5], [3.5]])
+    array([0, 1])
+    """
+
+    _family = Kernel
+    _options = ("bandwidth",)
+
+    def __init__(self, *, bandwidth="scott", priors=None, loss=None, reject_label=None):
+        self.bandwidth = bandwidth
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    @property
+    def bandwidth_(self) -> np.ndarray:
+        """The kernel standard deviation of each class and feature, shape (C, d)."""
+        return self._fitted_likelihood().bandwidth_
+
+
+for _cls in (BernoulliNB, MultinomialNB, ComplementNB, CategoricalNB, KernelNB):
+    _cls.__doc__ = _cls.__doc__.replace("{common}", _COMMON)

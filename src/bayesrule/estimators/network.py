@@ -1,0 +1,170 @@
+"""Bayesian network classifiers with learned structure: TAN and KDB.
+
+Each attribute has the class and up to k other attributes as parents, chosen from the
+(conditional) mutual information of the training counts; everything else (values,
+smoothing, unseen and missing values, binning) is as in :mod:`bayesrule.estimators.one_dependence`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..likelihoods.discrete.learned import KDependence, TreeAugmented
+from .mixture import StreamingUnavailable
+from .naive_bayes import _COMMON
+from .one_dependence import _SHARED, _SemiNaive
+
+
+class _Network(_SemiNaive):
+    @property
+    def parents_(self) -> list:
+        """Per attribute the tuple of its attribute parents (the class is everyone's)."""
+        return self._fitted_likelihood().parents_
+
+    @property
+    def mutual_information_(self) -> np.ndarray:
+        """``I(X_j; C)`` in nats, shape (d,)."""
+        return self._fitted_likelihood().mutual_information_
+
+    @property
+    def conditional_mutual_information_(self) -> np.ndarray:
+        """``I(X_i; X_j | C)`` in nats, shape (d, d)."""
+        return self._fitted_likelihood().conditional_mutual_information_
+
+    def _default_parents(self, j):
+        return self.parents_[j]
+
+
+class TAN(_Network):
+    """Tree-augmented naive Bayes (Friedman, Geiger and Goldszmidt 1997).
+
+    Each attribute has the class and at most one other attribute as parents: the
+    Chow-Liu maximum spanning tree over ``I(X_i; X_j | C)``, directed away from the root.
+    ``P(x_j | c, x_pa) = (F(c, x_pa, x_j) + alpha) / (F(c, x_pa) + alpha O_j)``.
+
+    Parameters
+    ----------
+    root : int, column name or None, default=None
+        The tree's root; None: the attribute of highest mutual information with the class.
+    {shared}{common}
+
+    Attributes
+    ----------
+    classes_, class_count_, class_prior_, n_features_in_, categories_, bin_edges_
+    parents_ : list of tuple
+        Per attribute () for the root, else (parent,). ``plot.dependence_graph`` draws it.
+    root_ : int
+        Column position of the root.
+    mutual_information_, conditional_mutual_information_ : ndarray
+        ``I(X_j; C)`` (d,) and ``I(X_i; X_j | C)`` (d, d) in nats.
+
+    Examples
+    --------
+    >>> from bayesrule import TAN
+    >>> X = [[0, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 0], [0, 1, 1], [1, 0, 0]]
+    >>> y = [0, 0, 1, 1, 0, 1]
+    >>> TAN(root=0).fit(X, y).parents_
+    [(), (0,), (1,)]
+    """
+
+    _family = TreeAugmented
+    _options = ("root", "alpha", "unseen", "discretize", "n_bins")
+    _columns_of = ("root",)
+
+    @property
+    def root_(self) -> int:
+        """Column position of the tree's root."""
+        return self._fitted_likelihood().root_
+
+    def __init__(
+        self,
+        *,
+        root=None,
+        alpha=1.0,
+        unseen="smooth",
+        discretize=None,
+        n_bins=5,
+        priors=None,
+        loss=None,
+        reject_label=None,
+    ):
+        self.root = root
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+
+class KDB(_Network):
+    """k-dependence Bayes (Sahami 1996): each attribute has the class and up to ``k``
+    other attributes as parents.
+
+    Attributes are taken in order of ``I(X_j; C)``; each gets as parents the (up to)
+    ``k`` earlier ones of highest ``I(X_i; X_j | C)``. ``k=0`` is naive Bayes.
+
+    Parameters
+    ----------
+    k : int, default=2
+        The most attribute parents, ``0 <= k < n_features``.
+    {shared}{common}
+
+    Attributes
+    ----------
+    classes_, class_count_, class_prior_, n_features_in_, categories_, bin_edges_
+    parents_ : list of tuple
+        Per attribute its attribute parents.
+    mutual_information_, conditional_mutual_information_ : ndarray
+
+    Notes
+    -----
+    No ``partial_fit``: the parent combinations to count are chosen from all the data
+    (TAN and AODE learn batch by batch). ``fit`` on a Dask collection counts them in a
+    second pass over its blocks, once the structure is chosen from the pair counts.
+
+    Examples
+    --------
+    >>> from bayesrule import KDB
+    >>> X = [[0, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 0], [0, 1, 1], [1, 0, 0]]
+    >>> y = [0, 0, 1, 1, 0, 1]
+    >>> KDB(k=2).fit(X, y).parents_
+    [(), (0,), (1, 0)]
+    """
+
+    _family = KDependence
+    _options = ("k", "alpha", "unseen", "discretize", "n_bins")
+
+    def __init__(
+        self,
+        *,
+        k=2,
+        alpha=1.0,
+        unseen="smooth",
+        discretize=None,
+        n_bins=5,
+        priors=None,
+        loss=None,
+        reject_label=None,
+    ):
+        self.k = k
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    @property
+    def partial_fit(self):
+        """Not available: the parent combinations are chosen from all the data."""
+        raise StreamingUnavailable(
+            "KDB.partial_fit: the parent combinations to count are chosen from all the data; "
+            "use fit, or TAN / AODE, whose counts add up batch by batch"
+        )
+
+
+for _cls in (TAN, KDB):
+    _cls.__doc__ = _cls.__doc__.replace("{shared}", _SHARED).replace("{common}", _COMMON)

@@ -1,0 +1,286 @@
+"""Semi-naive Bayes classifiers over discrete features: SPODE and AODE here, TAN and KDB
+in :mod:`bayesrule.estimators.network`.
+
+Naive Bayes treats the attributes as independent given the class; these let each
+attribute depend on other attributes too (seed 002, eq. 13):
+``P(c|x) ∝ P(c) prod_j P(x_j | c, pa_j)``. All four take any hashable values (strings,
+booleans, integer codes, pandas categories), count with the Lidstone estimates of
+seed 002 (``alpha``), handle values never seen in training as :class:`CategoricalNB`
+does (``unseen``), and marginalise missing values (NaN, None, pandas NA): a missing
+attribute drops out; a missing parent makes its children fall back to their other
+parents. Continuous columns (floats that are not whole numbers) are refused unless
+``discretize`` says how to bin them; then every float column is binned (whole-number
+measurements such as 53.0 mg too; integer, string and boolean columns stay as they are,
+so cast float codes, e.g. OrdinalEncoder output, to int to keep them):
+
+* ``"quantile"``: ``n_bins`` equal-frequency bins (weighted);
+* ``"mdl"``: Fayyad and Irani's supervised MDL cut points, as Weka's default.
+
+Bins are learned on the data of ``fit`` (on the first batch for ``partial_fit``); on a
+Dask collection, from all its blocks in a first pass (each float column's distinct values
+and their class weights), so the bins are those of the data in memory.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.utils import Bunch
+
+from ..likelihoods.discrete.one_dependence import OneDependence
+from .naive_bayes import _COMMON, _Preset
+
+_SHARED = """alpha : float, default=1.0
+        Lidstone lambda of every table; 1 is Laplace smoothing, 0 the ML estimates.
+    unseen : {"smooth", "ignore", "error"}, default="smooth"
+        A value never seen in training, as in :class:`~bayesrule.CategoricalNB`.
+    discretize : None, "quantile" or "mdl", default=None
+        How to bin the float columns (None: keep whole-number floats as codes and refuse
+        other floats with a ValueError).
+    n_bins : int, default=5
+        Bins per continuous column for ``discretize="quantile"`` (unused by "mdl").
+    """
+
+
+class _SemiNaive(_Preset):
+    """Shared: the column options (positions or DataFrame names) and the tables."""
+
+    _columns_of: tuple[str, ...] = ()
+
+    def _prepare(self, X):
+        """Remember the column names (for ``parent=``/``root=`` given as names)."""
+        columns = getattr(X, "columns", None)
+        self._column_names = None if columns is None else list(columns)
+
+    def _position(self, name: str):
+        value = getattr(self, name)
+        if value is None or isinstance(value, numbers.Integral):
+            return value
+        names = getattr(self, "_column_names", None)
+        if names is None:
+            raise ValueError(
+                f"{name}={value!r} names a column, but X has no column names; pass a column "
+                "position (an int) or fit on a DataFrame."
+            )
+        if value not in names:
+            raise ValueError(
+                f"{name}={value!r} is not among the columns of X ({', '.join(map(str, names))})."
+            )
+        return names.index(value)
+
+    def _make_likelihood(self):
+        options = {name: getattr(self, name) for name in self._options}
+        for name in self._columns_of:
+            options[name] = self._position(name)
+        return self._family(**options)
+
+    @property
+    def categories_(self) -> list:
+        """The values of each feature seen in training (bin numbers for binned columns)."""
+        return self._fitted_likelihood().categories_
+
+    @property
+    def bin_edges_(self) -> list:
+        """Per feature None, or the inner cut points that bin a continuous column."""
+        return self._fitted_likelihood().bin_edges_
+
+    def _check_position(self, value, name: str) -> None:
+        d = self.n_features_in_
+        bad = isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral)
+        if bad or not 0 <= value < d:
+            raise ValueError(f"{name} must hold feature positions 0..{d - 1}, got {value!r}")
+
+    def _most_parents(self, j: int) -> int:
+        return len(self._default_parents(j))
+
+    def cpt(self, j: int, parents=None) -> Bunch:
+        """The conditional probability table of attribute ``j``.
+
+        Returns a Bunch with ``parents`` (column positions), ``counts`` (weighted
+        training counts, shape (C, O_pa..., O_j)) and ``proba`` (the Lidstone estimates
+        ``P(x_j | c, parents)``, same shape; the values are ``categories_``).
+        """
+        like = self._fitted_likelihood()
+        self._check_position(j, "j")
+        parents = self._default_parents(j) if parents is None else tuple(parents)
+        for p in parents:
+            self._check_position(p, "parents")
+        if j in parents or len(parents) > self._most_parents(j):
+            raise ValueError(
+                f"parents={parents} is not a parent set this model has counts for (attribute "
+                f"{j}: its own parents {self._default_parents(j)}, or one other attribute "
+                "for AODE)."
+            )
+        counts, proba = like.table(j, parents)
+        return Bunch(parents=parents, counts=counts, proba=proba)
+
+
+def _estimated(priors) -> bool:
+    return priors is None or (isinstance(priors, str) and priors == "empirical")
+
+
+class _OneDependence(_SemiNaive):
+    """SPODE and AODE: the default priors are the class probabilities their estimates
+    imply (``class_marginal_``), so that prior x density is exactly Webb's joint."""
+
+    _family = OneDependence
+
+    def _set(self, attributes: dict):
+        marginal = getattr(self.likelihood_, "class_marginal_", None)
+        if (
+            _estimated(self.priors)
+            and marginal is not None
+            and not getattr(self.likelihood_, "pending_", None)
+        ):
+            attributes["class_prior_"] = marginal
+        return super()._set(attributes)
+
+    def _prior(self, priors) -> np.ndarray:
+        if priors is not None and _estimated(priors):
+            return self._fitted_likelihood().class_marginal_
+        return super()._prior(priors)
+
+    @property
+    def class_marginal_(self) -> np.ndarray:
+        """``P(y) = sum_{x_p} P(y, x_p)`` of the estimates, averaged over super-parents:
+        the default prior (close to the class frequencies)."""
+        return self._fitted_likelihood().class_marginal_
+
+    def parent_proba(self, p: int) -> np.ndarray:
+        """The SPODE estimate ``P(y, x_p) = (F(y, x_p) + alpha) / (n_p + alpha k O_p)``,
+        shape (C, O_p)."""
+        like = self._fitted_likelihood()
+        self._check_position(p, "p")
+        return like.parent_proba(p)
+
+
+class SPODE(_OneDependence):
+    """Super-parent one-dependence estimator: every attribute depends on one super-parent.
+
+    ``P(y, x) = P(y, x_p) prod_{j != p} P(x_j | y, x_p)`` with the estimates of Webb et
+    al.: ``P(y, x_p) = (F(y, x_p) + alpha) / (n_p + alpha k O_p)`` (``n_p`` the rows where
+    ``x_p`` is observed: n without missing values) and ``P(x_j | y, x_p) =
+    (F(y, x_p, x_j) + alpha) / (F(y, x_p) + alpha O_j)``. A row whose super-parent is
+    missing (or never seen) gets naive Bayes.
+
+    Parameters
+    ----------
+    parent : int, column name or None, default=None
+        The super-parent; None: the attribute of highest mutual information with the class.
+    {shared}{common}
+
+    Attributes
+    ----------
+    classes_, class_count_, class_prior_, n_features_in_, categories_, bin_edges_
+    parents_ : list of tuple
+        Per attribute its attribute parents: () for the super-parent, (p,) for the others.
+
+    Examples
+    --------
+    >>> from bayesrule import SPODE
+    >>> X = [[0, 0], [0, 0], [1, 1], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["a", "a", "b", "b", "a", "b"]
+    >>> clf = SPODE(parent=0).fit(X, y)
+    >>> clf.parents_
+    [(), (0,)]
+    >>> clf.predict([[0, 0], [1, 1]])
+    array(['a', 'b'], dtype='<U1')
+    """
+
+    _options = ("alpha", "unseen", "discretize", "n_bins")  # parent: a position, below
+
+    def __init__(
+        self,
+        *,
+        parent=None,
+        alpha=1.0,
+        unseen="smooth",
+        discretize=None,
+        n_bins=5,
+        priors=None,
+        loss=None,
+        reject_label=None,
+    ):
+        self.parent = parent
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    def _make_likelihood(self):
+        options = {name: getattr(self, name) for name in self._options}
+        return OneDependence(parents=self._position("parent"), min_count=0, **options)
+
+    @property
+    def parents_(self) -> list:
+        """Per attribute its attribute parents (the class is everyone's parent)."""
+        p = self._fitted_likelihood().super_parents_[0]
+        return [() if j == p else (p,) for j in range(self.n_features_in_)]
+
+    def _default_parents(self, j):
+        return self.parents_[j]
+
+
+class AODE(_OneDependence):
+    """Averaged one-dependence estimators (Webb, Boughton and Wang 2005).
+
+    The average, in probability space, of the :class:`SPODE` of every attribute whose
+    value in the row was seen at least ``min_count`` times in training; a row with no
+    such attribute gets naive Bayes (as :class:`CategoricalNB`).
+
+    Parameters
+    ----------
+    min_count : float, default=1
+        The (weighted) training count a super-parent value needs.
+    {shared}{common}
+
+    Attributes
+    ----------
+    classes_, class_count_, class_prior_, n_features_in_, categories_, bin_edges_
+
+    Examples
+    --------
+    >>> from bayesrule import AODE
+    >>> X = [["sun", "hot"], ["sun", "hot"], ["rain", "cold"], ["rain", "mild"],
+    ...      ["sun", "mild"], ["rain", "cold"]]
+    >>> y = ["go", "go", "stay", "stay", "go", "stay"]
+    >>> AODE().fit(X, y).predict([["sun", "cold"]])
+    array(['go'], dtype='<U4')
+    """
+
+    _options = ("min_count", "alpha", "unseen", "discretize", "n_bins")
+
+    def __init__(
+        self,
+        *,
+        min_count=1,
+        alpha=1.0,
+        unseen="smooth",
+        discretize=None,
+        n_bins=5,
+        priors=None,
+        loss=None,
+        reject_label=None,
+    ):
+        self.min_count = min_count
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    def _default_parents(self, j):
+        return ()
+
+    def _most_parents(self, j: int) -> int:
+        return 1
+
+
+for _cls in (SPODE, AODE):
+    _cls.__doc__ = _cls.__doc__.replace("{shared}", _SHARED).replace("{common}", _COMMON)

@@ -1,0 +1,251 @@
+"""Bayesian network classifiers with learned structure: TAN and k-dependence Bayes.
+
+``p(x|c) = prod_j P(x_j | c, pa_j)`` with each attribute's parents ``pa_j`` learned from
+the pairwise counts (:mod:`~bayesrule.likelihoods.discrete.structure`):
+
+* :class:`TreeAugmented` (Friedman, Geiger and Goldszmidt 1997): the maximum spanning
+  tree over ``I(X_i; X_j | C)`` (Chow-Liu), directed away from ``root``;
+* :class:`KDependence` (Sahami 1996): attributes in order of ``I(X_j; C)``, each with
+  up to ``k`` earlier ones of highest ``I(X_i; X_j | C)`` as parents.
+
+A missing (or never seen) parent value makes its child fall back to the counts summed
+over that parent (see :mod:`~bayesrule.likelihoods.discrete.cpt`); a missing attribute drops
+out of the product.
+"""
+
+from __future__ import annotations
+
+import functools
+import numbers
+
+import numpy as np
+
+from ...stats.pair_counts import PairCounts, check_table_size
+from .cpt import flat_index, lookup_table, n_free, proba, subsets
+from .network import DiscreteNetwork, column_position
+from .structure import (
+    chow_liu_parents,
+    class_information,
+    conditional_information,
+    kdb_parents,
+    topological_order,
+)
+
+
+class _Network(DiscreteNetwork):
+    """An attribute network with one table per attribute, looked up in one gather each."""
+
+    def _table_counts(self, stats: PairCounts, parents) -> list[tuple[np.ndarray, dict]]:
+        """Per attribute its counts ``F(c, x_pa, x_j)``, and for each proper subset of its
+        parents (by axis) the counts over that subset: the fallbacks when other parents
+        are unavailable. No parent or one: from the pair counts (in one pass); more: from
+        the training rows (``_parent_set_counts``: those kept, or a pass over the blocks)."""
+        singles = stats.singles()
+        pairs = sorted(
+            {
+                (pa[kept[0]], j)
+                for j, pa in enumerate(parents)
+                for kept in subsets(len(pa))
+                if len(kept) == 1
+            }
+        )
+        pair = dict(zip(pairs, stats.blocks(pairs), strict=True))
+        wide = self._parent_set_counts(stats, parents)
+
+        def counts(j, pa):
+            if len(pa) == 0:
+                return singles[j]
+            return pair[(pa[0], j)] if len(pa) == 1 else wide[(j, pa)]
+
+        out = []
+        for j, pa in enumerate(parents):
+            fallbacks = {
+                kept: counts(j, tuple(pa[i] for i in kept)) for kept in subsets(len(pa))[:-1]
+            }
+            out.append((counts(j, tuple(pa)), fallbacks))
+        return out
+
+    def _parent_set_counts(self, stats, parents) -> dict:
+        """Counts over two or more parents (only KDB has them)."""
+        return {}
+
+    def _build(self, stats: PairCounts) -> None:
+        mi, cmi = class_information(stats), conditional_information(stats)
+        parents = self._structure(mi, cmi)
+        sizes, C = self._sizes, stats.n_classes
+        check_table_size(  # before any parent-set counting
+            8.0
+            * C
+            * sum(np.prod(sizes[list(pa)] + 1) * (sizes[j] + 2) for j, pa in enumerate(parents)),
+            "probability tables",
+            sizes,
+        )
+        counts = self._table_counts(stats, parents)
+        tables = [lookup_table(n, self.alpha, self.unseen, f).reshape(C, -1) for n, f in counts]
+        self.parents_ = parents
+        self.mutual_information_ = mi
+        self.conditional_mutual_information_ = cmi
+        self.counts_ = [n for n, _ in counts]
+        self._tables = tables
+
+    def _class_major(self, X, relative: bool) -> np.ndarray:
+        codes = self._codes(X)
+        slot = np.minimum(codes, self._sizes)  # as a parent: missing/unseen -> the summed slot
+        out = np.zeros((self.n_classes_, codes.shape[0]))
+        for j, (pa, table) in enumerate(zip(self.parents_, self._tables, strict=True)):
+            pa = list(pa)
+            keys = np.column_stack([slot[:, pa], codes[:, j]])
+            out += table[:, flat_index(keys, [*(self._sizes[pa] + 1), self._sizes[j] + 2])]
+        return out
+
+    def table(self, j: int, parents=None) -> tuple[np.ndarray, np.ndarray]:
+        """Counts and probabilities ``P(x_j | c, pa_j)`` of attribute j, shape
+        (C, O_pa..., O_j); ``parents`` must be None or the attribute's own parents."""
+        if parents is not None and tuple(parents) != self.parents_[j]:
+            raise ValueError(
+                f"attribute {j}'s parents are {self.parents_[j]}, not {tuple(parents)}."
+            )
+        counts = self.counts_[j]
+        return counts, proba(counts, self.alpha)
+
+    def n_parameters(self) -> int:
+        """Free parameters: ``sum_j C prod(O_pa_j) (O_j - 1)``."""
+        sizes = self._sizes
+        return sum(
+            n_free(sizes[list(pa)], sizes[j], self.n_classes_) for j, pa in enumerate(self.parents_)
+        )
+
+    def sample(self, counts, random_state) -> np.ndarray:
+        """Ancestral sampling per class: parents before children."""
+        rng = random_state
+        counts = np.asarray(counts, dtype=np.intp)
+        codes = np.zeros((int(counts.sum()), self._sizes.size), dtype=np.intp)
+        order = topological_order(self.parents_)
+        tables = [self.table(j)[1] for j in range(self._sizes.size)]
+        start = 0
+        for c, k in enumerate(counts.tolist()):
+            rows = np.arange(start, start + k)
+            for j in order:
+                self._draw(codes, rows, j, self.parents_[j], tables[j][c], rng, c)
+            start += k
+        return self._values(codes, rng)
+
+    def describe(self, classes, feature_names) -> list[str]:
+        """Readable lines: the binning, the structure and the information it came from."""
+        lines = self._header(feature_names)
+        lines += self._describe_structure(self.parents_, feature_names)
+        shown = ", ".join(
+            f"{name} {v:.4g}"
+            for name, v in zip(feature_names, self.mutual_information_.tolist(), strict=True)
+        )
+        lines.append(f"  I(X_j; class) in nats: {shown}")
+        lines.append(f"  free parameters of the tables: {self.n_parameters():,}")
+        return lines
+
+
+class TreeAugmented(_Network):
+    """Tree-augmented naive Bayes: each attribute has the class and at most one attribute
+    as parents, the tree of maximum ``I(X_i; X_j | C)`` rooted at ``root``.
+
+    Parameters
+    ----------
+    root : int or None, default=None
+        Column position of the tree's root; None: the attribute of highest ``I(X_j; C)``.
+    alpha, unseen, discretize, n_bins
+        As in :class:`~bayesrule.TAN`.
+    """
+
+    title = "tree-augmented naive Bayes"
+
+    def __init__(self, root=None, alpha=1.0, unseen="smooth", discretize=None, n_bins=5):
+        self.root = root
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+
+    def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
+        root = self.root
+        root = int(np.argmax(mi)) if root is None else column_position(root, "root", mi.size)
+        self.root_ = int(root)
+        return chow_liu_parents(cmi, int(root))
+
+
+class KDependence(_Network):
+    """k-dependence Bayes: each attribute has the class and up to ``k`` attributes as
+    parents (Sahami 1996); ``k=0`` is naive Bayes, ``k=1`` a tree-like network.
+
+    Parameters
+    ----------
+    k : int, default=2
+        The most attribute parents; ``0 <= k < n_features``.
+    alpha, unseen, discretize, n_bins
+        As in :class:`~bayesrule.KDB`.
+    """
+
+    title = "k-dependence Bayes"
+
+    def __init__(self, k=2, alpha=1.0, unseen="smooth", discretize=None, n_bins=5):
+        self.k = k
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+
+    def blockwise_reason(self) -> str | None:
+        if isinstance(self.k, numbers.Integral) and self.k >= 2:  # fit_blocks: a second pass
+            return "KDB with k >= 2 counts parent combinations chosen from all the data first"
+        return super().blockwise_reason()
+
+    def _check_k(self, d: int) -> int:
+        k = self.k
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+            raise TypeError(f"k must be an integer (the most attribute parents), got {k!r}")
+        if not 0 <= k < d:
+            raise ValueError(
+                f"k={k!r} must be >= 0 and smaller than the number of features "
+                f"(n_features = {d}): an attribute can have at most n_features - 1 parents."
+            )
+        return int(k)
+
+    def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
+        return kdb_parents(mi, cmi, self._check_k(mi.size))
+
+    def _needs_rows(self, n_features: int) -> bool:
+        return self._check_k(n_features) >= 2
+
+    def partial_fit(self, X, y, n_classes, sample_weight=None):
+        if self._check_k(np.shape(X)[1]) >= 2:
+            raise NotImplementedError(
+                "KDB with k >= 2 counts parent combinations chosen from all the data; use "
+                "fit (or TAN / AODE, whose counts add up batch by batch)."
+            )
+        return super().partial_fit(X, y, n_classes, sample_weight)
+
+    def _parent_set_counts(self, stats, parents) -> dict:
+        """``F(c, x_S, x_j)`` for every set S of two or more of j's parents, from the
+        encoded training rows kept by ``statistics`` (dropped here), or from a pass over
+        the row blocks after ``fit_blocks`` (added up)."""
+        count = functools.partial(
+            parent_set_counts, sizes=self._sizes, n_classes=stats.n_classes, parents=parents
+        )
+        return self._count_rows(count, stats.categories)
+
+
+def parent_set_counts(codes, y, w, *, sizes, n_classes, parents) -> dict:
+    """``F(c, x_S, x_j)`` of encoded rows (codes, -1 where missing or of weight zero) for
+    every set S of two or more of j's ``parents``, keyed ``(j, S)``; additive over rows."""
+    w = np.ones(y.size) if w is None else w
+    out = {}
+    for j, pa in enumerate(parents):
+        for kept in subsets(len(pa)):
+            if len(kept) < 2:
+                continue
+            cols = [*(pa[i] for i in kept), j]
+            sub = codes[:, cols]
+            ok = (sub >= 0).all(axis=1)  # observed, in a row of positive weight
+            shape = [n_classes, *sizes[cols]]
+            index = flat_index(np.column_stack([y[ok], sub[ok]]), shape)
+            counts = np.bincount(index, weights=w[ok], minlength=int(np.prod(shape)))
+            out[(j, tuple(cols[:-1]))] = counts.reshape(shape)
+    return out

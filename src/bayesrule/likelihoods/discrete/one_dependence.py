@@ -1,0 +1,220 @@
+"""One-dependence estimators: SPODE (one super-parent) and AODE (the average of all).
+
+Webb, Boughton and Wang (2005). Each SPODE has one super-parent attribute ``p`` that is
+a parent of every other attribute; AODE averages the SPODEs in probability space,
+computed in log space. Shared machinery (binning, counts, codes) is in
+:mod:`~bayesrule.likelihoods.discrete.network`.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from scipy.special import logsumexp
+
+from ...stats.pair_counts import PairCounts, check_table_size
+from ..base import Undetermined
+from .cpt import lookup_table, n_free, proba
+from .network import DiscreteNetwork, column_position
+from .structure import class_information
+
+
+class OneDependence(DiscreteNetwork):
+    """One-dependence estimators: SPODE (one super-parent) and AODE (all of them).
+
+    A SPODE with super-parent p (Webb, Boughton and Wang 2005) estimates
+
+        P(y, x) = P(y, x_p) prod_{j != p} P(x_j | y, x_p),
+        P(y, x_p) = (F(y, x_p) + alpha) / (n_p + alpha k O_p),    (n_p: rows with x_p seen)
+        P(x_j | y, x_p) = (F(y, x_p, x_j) + alpha) / (F(y, x_p) + alpha O_j),
+
+    F weighted counts of training rows (``n_p`` those where x_p is observed), k the
+    number of classes. AODE averages, in probability space, the SPODEs whose
+    super-parent value was seen at least ``min_count`` times; a row with none gets
+    naive Bayes. As a class-conditional density, ``p(x|c) = P(c, x) / P(c)`` with the
+    class probability these estimates imply, ``P(c) = sum_{x_p} P(c, x_p)`` averaged over
+    the super-parents (``class_marginal_``), so that ``p(x|c)`` sums to 1 over x; the
+    estimators take ``P(c)`` as their default prior, which gives exactly the joint above,
+    and other priors replace it.
+
+    Parameters
+    ----------
+    parents : "all", int or None, default="all"
+        "all": AODE. An int: a SPODE with that super-parent. None: a SPODE whose
+        super-parent is the attribute of highest mutual information with the class.
+    min_count : float, default=1
+        AODE: a SPODE takes part for a row when its super-parent's value has at least
+        this (weighted) count in training. A missing or unseen super-parent never does.
+    alpha, unseen, discretize, n_bins
+        As in :class:`~bayesrule.AODE`.
+    """
+
+    title = "one-dependence estimator"
+
+    def __init__(
+        self, parents="all", min_count=1, alpha=1.0, unseen="smooth", discretize=None, n_bins=5
+    ):
+        self.parents = parents
+        self.min_count = min_count
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+
+    def _super_parents(self, stats) -> list[int]:
+        d = len(stats.categories)
+        if isinstance(self.parents, str) and self.parents == "all":
+            return list(range(d))
+        if self.parents is None:
+            return [int(np.argmax(class_information(stats)))]
+        return [column_position(self.parents, "parent", d)]
+
+    def _build(self, stats: PairCounts) -> None:
+        alpha = self.alpha
+        m = self.min_count
+        if isinstance(m, (bool, np.bool_)) or not isinstance(m, numbers.Real) or not m >= 0:
+            raise ValueError(f"min_count must be a number >= 0 (or inf: naive Bayes), got {m!r}")
+        C, sizes = stats.n_classes, self._sizes
+        supers = self._super_parents(stats)
+        slots = sizes + 2
+        check_table_size(
+            8.0 * C * sum((sizes[p] + 1) * (slots.sum() - slots[p]) for p in supers),
+            "probability tables",
+            sizes,
+        )
+        singles = stats.singles()
+        marginal = self._class_marginal(stats, singles, supers)
+        if (marginal <= 0).any():
+            raise Undetermined(
+                f"the classes at positions {np.flatnonzero(marginal <= 0).tolist()} have no "
+                "samples yet, so their estimated frequencies (which the SPODEs' densities "
+                "divide by) are 0."
+            )
+        log_class = np.log(marginal)
+        self.class_marginal_ = marginal
+        self.super_parents_ = supers
+        self._naive = [lookup_table(F, alpha, self.unseen) for F in singles]
+        self._spodes = []
+        children = {p: [j for j in range(sizes.size) if j != p] for p in supers}
+        blocks = iter(stats.blocks([(p, j) for p in supers for j in children[p]]))  # one pass
+        for p in supers:
+            others = children[p]
+            num, den = self._parent_joint(singles[p], p)
+            with np.errstate(divide="ignore"):
+                joint = np.log(num) - np.log(den)
+            head = np.column_stack([joint - log_class[:, None], np.zeros(C)])
+            usable = np.append(singles[p].sum(axis=0) >= self.min_count, False)
+            tables = [lookup_table(next(blocks), alpha, self.unseen) for _ in others]
+            flat = np.concatenate([t.reshape(C, -1) for t in tables] or [np.zeros((C, 0))], axis=1)
+            base = np.concatenate([[0], np.cumsum([t[0].size for t in tables])])[:-1]
+            self._spodes.append(
+                (p, head, usable, flat, base.astype(np.intp), slots[others], others)
+            )
+
+    def _parent_joint(self, F: np.ndarray, p: int):
+        """Webb's ``P(y, x_p)`` from ``F(y, x_p)`` as numerator (C, O_p) and denominator."""
+        alpha = self.alpha
+        return F + alpha, F.sum() + alpha * F.shape[0] * self._sizes[p]
+
+    def _class_marginal(self, stats, singles, supers) -> np.ndarray:
+        """``P(y)`` implied by the SPODE estimates: ``sum_{x_p} P(y, x_p)``, averaged over
+        the super-parents observed in training (the class frequencies where none is)."""
+        parts = []
+        for p in supers:
+            if singles[p].sum() > 0:
+                num, den = self._parent_joint(singles[p], p)
+                parts.append(num.sum(axis=1) / den)
+        if not parts:
+            return stats.class_weight / stats.class_weight.sum()
+        return np.mean(parts, axis=0)
+
+    def _class_major(self, X, relative: bool) -> np.ndarray:
+        codes = self._codes(X)
+        rows = codes.shape[0]
+        C = self.n_classes_
+        scores = np.full((len(self._spodes), C, rows), -np.inf)
+        used = np.zeros((len(self._spodes), rows), dtype=bool)
+        for t, (p, head, usable, flat, base, stride, others) in enumerate(self._spodes):
+            cp = np.minimum(codes[:, p], self._sizes[p])
+            used[t] = usable[cp]
+            if not used[t].any():
+                continue
+            index = base + cp[:, None] * stride + codes[:, others]
+            s = head[:, cp] + np.stack([np.take(f, index).sum(axis=1) for f in flat])
+            scores[t] = np.where(used[t], s, -np.inf)
+        count = used.sum(axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = logsumexp(scores, axis=0) - np.log(count)
+        alone = count == 0
+        if alone.any():
+            out[:, alone] = self._naive_sum(codes[alone])
+        return out
+
+    def _naive_sum(self, codes) -> np.ndarray:
+        out = np.zeros((self.n_classes_, codes.shape[0]))
+        for j, table in enumerate(self._naive):
+            out += table[:, codes[:, j]]
+        return out
+
+    # ----------------------------------------------------------------- introspection
+    def table(self, j: int, parents=()) -> tuple[np.ndarray, np.ndarray]:
+        """Counts and probabilities ``P(x_j | c, x_p)``: ``parents`` is () or (p,)."""
+        if len(parents) == 0:
+            counts = self.stats_.single(j)
+        else:
+            (p,) = parents
+            counts = self.stats_.blocks([(p, j)])[0]
+        return counts, proba(counts, self.alpha)
+
+    def parent_proba(self, p: int) -> np.ndarray:
+        """The SPODE estimate ``P(y, x_p)``, shape (C, O_p)."""
+        num, den = self._parent_joint(self.stats_.single(p), p)
+        return num / den
+
+    def n_parameters(self) -> int:
+        """Free parameters: per SPODE ``C (O_p - 1) + sum_{j != p} C O_p (O_j - 1)``."""
+        C, sizes = self.n_classes_, self._sizes
+        return sum(
+            n_free([], sizes[p], C) + sum(n_free([sizes[p]], sizes[j], C) for j in others)
+            for p, *_, others in self._spodes
+        )
+
+    def sample(self, counts, random_state) -> np.ndarray:
+        """Draws per class: a super-parent uniformly (AODE), its value, then the others."""
+        rng = random_state
+        counts = np.asarray(counts, dtype=np.intp)
+        codes = np.zeros((int(counts.sum()), self._sizes.size), dtype=np.intp)
+        which = rng.integers(len(self._spodes), size=codes.shape[0])
+        tables = {}  # per super-parent, built when first drawn from (they do not depend on c)
+        start = 0
+        for c, k in enumerate(counts.tolist()):
+            for t, (p, *_, others) in enumerate(self._spodes):
+                rows = start + np.flatnonzero(which[start : start + k] == t)
+                if rows.size == 0:
+                    continue
+                if p not in tables:  # all of p's pair counts in one pass
+                    counts = [self.stats_.single(p), *self.stats_.blocks([(p, j) for j in others])]
+                    tables[p] = [proba(n, self.alpha) for n in counts]
+                self._draw(codes, rows, p, (), tables[p][0][c], rng, c)
+                for j, table in zip(others, tables[p][1:], strict=True):
+                    self._draw(codes, rows, j, (p,), table[c], rng, c)
+            start += k
+        return self._values(codes, rng)
+
+    def describe(self, classes, feature_names) -> list[str]:
+        """Readable lines: the super-parents and the binning."""
+        lines = self._header(feature_names)
+        if len(self._spodes) == 1:
+            p = self._spodes[0][0]
+            lines += self._describe_structure(
+                [() if j == p else (p,) for j in range(self._sizes.size)], feature_names
+            )
+        else:
+            lines.append(
+                f"  averages {len(self._spodes)} SPODEs, each attribute in turn the super-parent "
+                f"of all others, where its value was seen at least min_count={self.min_count!r} "
+                "times (else naive Bayes)"
+            )
+        lines.append(f"  free parameters of the tables: {self.n_parameters():,}")
+        return lines

@@ -1,0 +1,417 @@
+"""EM for one Gaussian mixture density: :func:`fit_mixture`.
+
+The numerics are scikit-learn's ``GaussianMixture`` (initial responsibilities from
+k-means, the same updates with ``10 * eps`` added to each component's weight, the same
+lower bound, stopping rule and choice among restarts), computed the bayesrule way:
+
+* the **E step** is :class:`~bayesrule.likelihoods.mixture.model.MixtureModel`'s
+  evaluation (one matrix product for all components) and a log-sum-exp;
+* the **M step** is the plain Gaussian fit with the responsibilities as weights: the
+  components are the "classes" of the soft moments of :mod:`bayesrule.stats`
+  (:class:`~bayesrule.stats.soft_moments.SoftSums`: all K second moments from one matrix product,
+  centred exactly, with a second pass for a component far from the data's mean), row
+  ranges merge with :func:`~bayesrule.stats.moments.merge`, and the covariance
+  :class:`~bayesrule.likelihoods.covariance.Structure` turns the statistics into
+  parameters, ``reg_covar`` then added to the diagonal;
+* both run in one pass over blocks of rows (temporaries that stay in cache, one
+  reused set per thread), the row ranges shared by threads with BLAS single-threaded,
+  responsibilities kept above about 1e-200 (denormal numbers would slow the products
+  several times; such responsibilities change nothing).
+
+Sample weights make a weighted EM: integer weights equal duplicated rows (the k-means
+initialisation aside, which sees the weights but draws its seeds differently).
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+
+import numpy as np
+from sklearn.cluster import KMeans
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+
+from ..._engines.threads import n_threads
+from ...stats.moments import ClassMoments, class_moments, merge
+from ...stats.soft_moments import SoftSums, exact_scatter
+from ..covariance import get_structure
+from .model import (
+    COVARIANCES,
+    MixtureModel,
+    centred_block,
+    check_inits,
+    covariances_from_precisions,
+    one_blas_thread,
+    precisions_cholesky,
+    row_block,
+)
+
+#: added to every component's total responsibility, as scikit-learn does: an empty
+#: component keeps a finite mean and the covariance ``reg_covar * I``.
+COUNT_EPS = 10 * np.finfo(np.float64).eps
+
+#: responsibilities are kept above exp(LOG_TINY_RESP) / K (about 1e-200): smaller ones
+#: change nothing, but their products would be denormal numbers, which make the M step's
+#: matrix products several times slower.
+LOG_TINY_RESP = -460.0
+
+#: a pass splits its rows into ranges of PASS_ROWS (the same ranges for any number of
+#: threads, which :func:`~bayesrule._engines.threads.n_threads` chooses).
+PASS_ROWS = 1 << 13
+
+
+# --------------------------------------------------------------------- the EM passes
+def parameters(stats: ClassMoments, covariance: str, reg_covar: float, reference):
+    """The M step: weights, means and covariances from soft statistics (centred at
+    ``reference``), with scikit-learn's ``10 * eps`` per component and ``reg_covar``."""
+    count = stats.count + COUNT_EPS
+    # the mean of sum(r x) / (sum(r) + 10 eps), as scikit-learn's, in centred coordinates
+    means = stats.mean * (stats.count / count)[:, None] + reference
+    structure = get_structure(covariance)
+    cov = structure.estimate(ClassMoments(count, stats.mean, stats.scatter, stats.kind))
+    cov = structure.add_to_diagonal(cov, reg_covar)
+    return count / count.sum(), means, cov
+
+
+class _Buffers:
+    """Temporaries of one thread's blocks of ``m`` rows, reused block after block."""
+
+    def __init__(self, m: int, K: int, d: int, kind: str):
+        self.Xa = np.empty((d + 1, m))
+        self.Z = np.empty((K * d, m))
+        self.log_prob = np.empty((K, m))
+        self.norm, self.mass = np.empty(m), np.empty(m)
+        self.work = None if kind == "diag" else np.empty((K, d, m))
+
+
+def _pass_rows(model: MixtureModel, X, w, rows: slice, kind: str, resp_out: np.ndarray):
+    """E step and M-step statistics of ``X[rows]``: (ClassMoments, sum w ln p).
+
+    The weighted responsibilities are also written to ``resp_out[:, rows]`` (K, n), for
+    the exact second pass of a component whose moments would cancel.
+    """
+    with np.errstate(under="ignore", over="ignore", invalid="ignore", divide="ignore"):
+        K, d = model.means_.shape
+        step = row_block(K, d)
+        sums = SoftSums.zeros(K, d, kind)
+        buffers, total = {}, 0.0
+        for start in range(rows.start, rows.stop, step):
+            block = slice(start, min(start + step, rows.stop))
+            m = block.stop - block.start
+            buf = buffers.get(m) or buffers.setdefault(m, _Buffers(m, K, d, kind))
+            Xa = centred_block(X[block], model.reference_, out=buf.Xa)
+            log_prob = model._block_log_prob(Xa, Z=buf.Z, out=buf.log_prob)
+            norm = np.max(log_prob, axis=0, out=buf.norm)
+            log_prob -= norm
+            np.maximum(log_prob, LOG_TINY_RESP, out=log_prob)  # no denormals below
+            resp = np.exp(log_prob, out=log_prob)
+            mass = np.sum(resp, axis=0, out=buf.mass)
+            resp /= mass
+            np.log(mass, out=mass)
+            mass += norm  # ln p(x) of each row
+            if w is None:
+                total += float(mass.sum())
+            else:
+                total += float(mass @ w[block])
+                resp *= w[block]
+            resp_out[:, block] = resp
+            sums.add(Xa[:d], resp, work=buf.work)
+
+        def exact(k, mean):
+            out = 0.0
+            for start in range(rows.start, rows.stop, step):
+                block = slice(start, min(start + step, rows.stop))
+                Xt = np.subtract(X[block].T, model.reference_[:, None])
+                out = out + exact_scatter(Xt, resp_out[k, block], mean, kind)
+            return out
+
+        return sums.centred(exact), total
+
+
+def em_pass(model: MixtureModel, X, w, kind: str, pool=None):
+    """One E step (under ``model``) and the M step's statistics over all rows of ``X``.
+
+    Returns the merged :class:`~bayesrule.stats.moments.ClassMoments` (centred at the model's
+    reference) and ``sum_i w_i ln p(x_i)``. Rows go in ranges of ``PASS_ROWS`` (to the
+    threads of a pool, see :func:`thread_pool`, when there is one) whose statistics
+    merge in order.
+    """
+    n = X.shape[0]
+    resp = np.empty((model.n_components, n))
+    # fixed ranges, whatever the number of threads: the same partial sums merge in the
+    # same order, so results do not depend on the machine's thread count
+    ranges = [slice(a, min(a + PASS_ROWS, n)) for a in range(0, n, PASS_ROWS)]
+    run = lambda r: _pass_rows(model, X, w, r, kind, resp)  # noqa: E731
+    # (threads start without the caller's numpy error state: each sets its own)
+    results = list(pool.map(run, ranges)) if pool is not None else [run(r) for r in ranges]
+    stats, total = results[0]
+    for part, ll in results[1:]:
+        stats, total = merge(stats, part), total + ll
+    return stats, total
+
+
+def thread_pool(n_rows: int):
+    """An executor when the rows are worth sharing between threads, else None."""
+    threads = n_threads()
+    if threads <= 1 or n_rows < 2 * PASS_ROWS:
+        return None
+    return ThreadPoolExecutor(max_workers=threads)
+
+
+# --------------------------------------------------------------------- validation
+def check_int(name: str, value, low: int) -> int:
+    """``value`` as an int >= ``low``, or TypeError/ValueError naming ``name``."""
+    if not isinstance(value, numbers.Integral) or isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer >= {low}, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def check_real(name: str, value) -> float:
+    """``value`` as a finite float >= 0, or TypeError/ValueError naming ``name``."""
+    if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a number >= 0, got {value!r}")
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    return float(value)
+
+
+def check_covariance(covariance) -> str:
+    if not isinstance(covariance, str) or covariance not in COVARIANCES:
+        raise ValueError(
+            f"covariance must be one of {list(COVARIANCES)} for a mixture, got {covariance!r}"
+        )
+    return covariance
+
+
+def check_data(X, sample_weight):
+    """Finite float rows (zero-weight rows left out) and their weights (None: unit)."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1:
+        raise ValueError(f"X must be a non-empty 2-d array (n_samples, n_features), got {X.shape}")
+    if not np.isfinite(X).all():
+        raise ValueError("X must be finite (no NaN or infinity).")
+    if sample_weight is None:
+        return X, None
+    w = np.asarray(sample_weight, dtype=np.float64)
+    if w.shape != (X.shape[0],) or not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError(
+            f"sample_weight must be {X.shape[0]} finite non-negative numbers, got shape {w.shape}"
+        )
+    keep = w > 0
+    if not keep.any():
+        raise ValueError("sample_weight is zero everywhere; give some samples weight.")
+    return (X, w) if keep.all() else (X[keep], w[keep])
+
+
+# --------------------------------------------------------------------- fitting
+def fit_mixture(
+    X,
+    sample_weight,
+    n_components,
+    *,
+    covariance="full",
+    reg_covar=1e-6,
+    max_iter=200,
+    tol=1e-4,
+    n_init=1,
+    random_state=None,
+    weights_init=None,
+    means_init=None,
+    precisions_init=None,
+    previous=None,
+) -> MixtureModel:
+    """Fit a Gaussian mixture density to ``X`` by EM (scikit-learn's numerics).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    sample_weight : array-like of shape (n,) or None
+        Non-negative weights (weighted EM); None means 1 for every row.
+    n_components : int
+        K >= 1, at most the number of rows with positive weight.
+    covariance : {"full", "tied", "diag", "spherical"}, default="full"
+    reg_covar : float, default=1e-6
+        Added to the diagonal of every covariance at each M step.
+    max_iter : int, default=200
+        EM iterations at most (0: the initial parameters).
+    tol : float, default=1e-4
+        Stop when the lower bound (mean log-likelihood) changes by less.
+    n_init : int, default=1
+        Initialisations (k-means with seeds from ``random_state``); the run with the
+        highest final lower bound is kept.
+    random_state : None, int or RandomState
+    weights_init, means_init, precisions_init : array-like, optional
+        Initial parameters in scikit-learn's shapes; those not given come from k-means.
+    previous : MixtureModel, optional
+        Start from this model instead (warm start: one run, its lower bound the start).
+
+    Returns
+    -------
+    MixtureModel
+        ``ConvergenceWarning`` when the kept run stopped at ``max_iter`` before ``tol``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayesrule.likelihoods.mixture.em import fit_mixture
+    >>> X = np.array([[0.0], [0.2], [0.4], [10.0], [10.2], [10.4]])
+    >>> m = fit_mixture(X, None, 2, means_init=[[0.0], [10.0]])
+    >>> m.means_.ravel().round(3), m.weights_.round(3), m.n_iter_, m.converged_
+    (array([ 0.2, 10.2]), array([0.5, 0.5]), 3, True)
+    """
+    X, w = check_data(X, sample_weight)
+    K = check_int("n_components", n_components, 1)
+    covariance = check_covariance(covariance)
+    reg = check_real("reg_covar", reg_covar)
+    max_iter = check_int("max_iter", max_iter, 0)
+    tol = check_real("tol", tol)
+    n_init = check_int("n_init", n_init, 1)
+    n, d = X.shape
+    check_enough_rows(K, n)
+    inits = check_inits(covariance, K, d, weights_init, means_init, precisions_init)
+    if all(v is not None for v in inits):
+        n_init = 1  # no k-means start: every restart would be the same run
+    if previous is not None:
+        _check_previous(previous, covariance, K, d)
+        n_init = 1
+    reference = np.average(X, axis=0, weights=w)
+    rs = check_random_state(random_state)
+    best = None
+    with ExitStack() as stack:
+        pool = thread_pool(n)  # our threads share the blocks (chosen before BLAS is limited)
+        stack.enter_context(one_blas_thread())
+        if pool is not None:
+            stack.enter_context(pool)
+        for _ in range(n_init):
+            if previous is not None:
+                start = continued(previous, covariance, reference)
+                bound = previous.lower_bound_
+            else:
+                start, bound = _initial(X, w, K, covariance, reg, rs, inits, reference), -np.inf
+            model = _iterate(start, X, w, reg, max_iter, tol, bound, pool)
+            best = better(best, model, max_iter)
+    warn_unconverged(best, max_iter, tol)
+    return best
+
+
+def check_enough_rows(K: int, n: int) -> None:
+    """ValueError when a mixture of K components is asked of fewer than K rows."""
+    if n < K:
+        raise ValueError(
+            f"n_components={K} is more than the {n} samples (with positive weight); use "
+            f"n_components <= {n}."
+        )
+
+
+def better(best: MixtureModel | None, model: MixtureModel, max_iter: int) -> MixtureModel:
+    """The run to keep of two restarts: the higher final lower bound (the first on ties;
+    with ``max_iter=0``, the last start)."""
+    if best is None or model.lower_bound_ > best.lower_bound_ or max_iter == 0:
+        return model
+    return best
+
+
+def warn_unconverged(best: MixtureModel, max_iter: int, tol: float, where: str = "") -> None:
+    """ConvergenceWarning when the kept run stopped at ``max_iter`` before ``tol``
+    (``where``: what to name first, e.g. the class)."""
+    if not best.converged_ and max_iter > 0:
+        warnings.warn(
+            (f"{where}: " if where else "")
+            + f"EM stopped after max_iter={max_iter} iterations before the lower bound "
+            f"changed by less than tol={tol:g} (last change "
+            f"{_last_change(best):.3g}); increase max_iter or tol, try other "
+            "initialisations, or check for degenerate data.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+
+
+def _last_change(model: MixtureModel) -> float:
+    b = model.lower_bounds_
+    return abs(b[-1] - b[-2]) if len(b) >= 2 else float("inf")
+
+
+def continued(previous, covariance: str, reference) -> MixtureModel:
+    """A warm start: the previous fit's parameters, centred on this data's ``reference``."""
+    return MixtureModel(
+        covariance,
+        previous.weights_,
+        previous.means_,
+        previous.covariances_,
+        previous.precisions_cholesky_,
+        reference,
+    )
+
+
+def _check_previous(previous, covariance: str, K: int, d: int):
+    if not isinstance(previous, MixtureModel):
+        raise TypeError(f"previous must be a MixtureModel (warm start), got {previous!r}")
+    have = (previous.covariance, previous.n_components, previous.means_.shape[1])
+    if have != (covariance, K, d):
+        raise ValueError(
+            f"previous has covariance={have[0]!r}, {have[1]} components and {have[2]} "
+            f"features; a warm start needs covariance={covariance!r}, {K} and {d}."
+        )
+
+
+def _initial(X, w, K, covariance, reg, rs, inits, reference) -> MixtureModel:
+    """Initial model: the given parameters, the rest from k-means responsibilities."""
+    weights, means, U = inits
+    cov = None
+    if weights is None or means is None or U is None:
+        labels = KMeans(n_clusters=K, n_init=1, random_state=rs).fit(X, sample_weight=w).labels_
+        stats = class_moments(X, labels, K, w, kind=get_structure(covariance).stats_kind)
+        km_weights, km_means, cov = parameters(stats, covariance, reg, 0.0)
+        weights = km_weights if weights is None else weights
+        means = km_means if means is None else means
+    if U is None:
+        U = precisions_cholesky(covariance, cov, reg)
+    else:
+        cov = covariances_from_precisions(covariance, U)
+    return MixtureModel(covariance, weights, means, cov, U, reference)
+
+
+def _iterate(model, X, w, reg, max_iter, tol, bound, pool) -> MixtureModel:
+    """EM from ``model`` until the lower bound changes by less than ``tol``."""
+    kind = get_structure(model.covariance).stats_kind
+    total = X.shape[0] if w is None else w.sum()
+    steps = em_steps(model, total, reg, max_iter, tol, bound)
+    try:
+        model = next(steps)
+        while True:
+            model = steps.send(em_pass(model, X, w, kind, pool))
+    except StopIteration as done:
+        return done.value
+
+
+def em_steps(model, total, reg, max_iter, tol, bound):
+    """EM as a generator: yields the model whose pass it needs, receives that pass's
+    ``(statistics, sum w ln p)``, and returns the final model (several runs can then
+    share one pass over the data)."""
+    covariance, reference = model.covariance, model.reference_
+    bounds, converged = [], False
+    for _ in range(max_iter):
+        stats, ll = yield model
+        new = ll / total  # mean log-likelihood under the parameters before this M step
+        if not np.isfinite(new):
+            raise ValueError(
+                "the mixture's log-likelihood is not finite (samples so far from every "
+                "component that their densities underflow); standardise the features."
+            )
+        weights, means, cov = parameters(stats, covariance, reg, reference)
+        U = precisions_cholesky(covariance, cov, reg)
+        model = MixtureModel(covariance, weights, means, cov, U, reference)
+        bounds.append(new)
+        change, bound = new - bound, new
+        if abs(change) < tol:
+            converged = True
+            break
+    model.n_iter_, model.converged_ = len(bounds), converged
+    model.lower_bound_ = bound if max_iter > 0 else -np.inf
+    model.lower_bounds_ = bounds
+    return model

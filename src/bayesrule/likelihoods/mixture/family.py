@@ -1,0 +1,439 @@
+"""Gaussian mixture class-conditional densities, fitted by EM (seed 000, section 3.4).
+
+``p(x|w_c) = sum_k w_ck N(x; mu_ck, Sigma_ck)``: each class has its own mixture, a
+:class:`MixtureModel` fitted by :func:`fit_mixture`, whose numerics are scikit-learn's
+``GaussianMixture`` (the same k-means initialisation, updates, lower bound and stopping
+rule; sample weights also accepted). The number of components, and the covariance
+structure, may be chosen per class by BIC, ``-2 ln L + p ln n`` with ``n`` the class's
+total weight, over ``k = 1 .. max_components`` (mclust's approach): the lowest wins.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from ..base import BLOCK_BYTES, Likelihood
+from .em import check_int, check_real, fit_mixture
+from .model import COVARIANCES, MixtureModel, n_free, row_block
+
+__all__ = ["Mixture", "MixtureModel", "fit_mixture"]
+
+INITS = ("weights_init", "means_init", "precisions_init")
+
+
+class Mixture(Likelihood):
+    """A Gaussian mixture density per class, fitted by EM.
+
+    Parameters
+    ----------
+    n_components : int, dict or "bic", default=1
+        Components of every class; a dict ``{class index: int}`` (classes left out get
+        1); or "bic": per class, the k in ``1 .. max_components`` (at most the class's
+        number of distinct samples) of lowest BIC.
+    covariance : {"full", "tied", "diag", "spherical", "bic"}, default="full"
+        scikit-learn's four structures (tied: shared by the components of one class), or
+        "bic" to choose the structure per class too.
+    reg_covar : float, default=1e-6
+        Added to the diagonal of every covariance at each M step.
+    max_iter : int, default=200
+    tol : float, default=1e-4
+        EM stops when the mean log-likelihood changes by less.
+    n_init : int, default=1
+        k-means initialisations per fit; the best final lower bound is kept.
+    random_state : None, int or RandomState
+    weights_init, means_init, precisions_init : None or dict, default=None
+        ``{class index: array}`` in scikit-learn's shapes, for fixed n_components.
+    warm_start : bool, default=False
+        A refit starts from the fitted mixtures (same class, structure and k), in
+        memory or on a Dask collection (:meth:`fit_blocks`).
+    max_components : int, default=10
+        Largest k tried by ``n_components="bic"``.
+
+    Attributes
+    ----------
+    mixtures_ : list of MixtureModel
+        One per class index.
+    bic_ : list of dict
+        Per class, ``{(covariance, k): BIC}`` of every candidate fitted.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayesrule.likelihoods.mixture import Mixture
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.concatenate([rng.normal(0, 1, (200, 1)), rng.normal(-4, 1, (200, 1)),
+    ...                     rng.normal(4, 1, (200, 1))])
+    >>> y = np.repeat([0, 1, 1], 200)
+    >>> like = Mixture(n_components="bic", max_components=3, random_state=0).fit(X, y, 2)
+    >>> [m.n_components for m in like.mixtures_]
+    [1, 2]
+    >>> like.log_likelihood(np.array([[0.0], [4.0]])).round(2)
+    array([[-0.88, -8.87],
+           [-9.47, -1.6 ]])
+    """
+
+    input_kind = "dense"
+
+    def __init__(
+        self,
+        n_components=1,
+        covariance="full",
+        reg_covar=1e-6,
+        max_iter=200,
+        tol=1e-4,
+        n_init=1,
+        random_state=None,
+        weights_init=None,
+        means_init=None,
+        precisions_init=None,
+        warm_start=False,
+        max_components=10,
+    ):
+        self.n_components = n_components
+        self.covariance = covariance
+        self.reg_covar = reg_covar
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_init = n_init
+        self.random_state = random_state
+        self.weights_init = weights_init
+        self.means_init = means_init
+        self.precisions_init = precisions_init
+        self.warm_start = warm_start
+        self.max_components = max_components
+
+    # ----------------------------------------------------------------- parameters
+    def _check_params(self, n_classes: int) -> dict:
+        """The validated settings; ValueError/TypeError naming the parameter."""
+        check_real("reg_covar", self.reg_covar)
+        check_real("tol", self.tol)
+        check_int("max_iter", self.max_iter, 0)
+        check_int("n_init", self.n_init, 1)
+        check_int("max_components", self.max_components, 1)
+        if self.covariance != "bic" and self.covariance not in COVARIANCES:
+            raise ValueError(
+                f"covariance must be one of {[*COVARIANCES, 'bic']}, got {self.covariance!r}"
+            )
+        k = self.n_components
+        if isinstance(k, str):
+            if k != "bic":
+                raise ValueError(f"n_components must be an int, a dict or 'bic', got {k!r}")
+        elif isinstance(k, dict):
+            self._check_keys("n_components", k, n_classes)
+            for c, value in k.items():
+                check_int(f"n_components[{c}]", value, 1)
+        else:
+            check_int("n_components", k, 1)
+        inits = {}
+        for name in INITS:
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if not isinstance(value, dict):
+                raise TypeError(
+                    f"{name} must be None or a dict {{class index: array}}, got {value!r}"
+                )
+            self._check_keys(name, value, n_classes)
+            if value and k == "bic":
+                raise ValueError(
+                    f"{name} fixes the number of components, so it cannot be combined with "
+                    "n_components='bic'; give n_components as an int or a dict."
+                )
+            if value and name == "precisions_init" and self.covariance == "bic":
+                raise ValueError(
+                    "precisions_init fixes the covariance structure, so it cannot be combined "
+                    "with covariance='bic'."
+                )
+            inits[name] = value
+        return inits
+
+    @staticmethod
+    def _check_keys(name: str, value: dict, n_classes: int):
+        bad = [
+            c
+            for c in value
+            if not isinstance(c, numbers.Integral) or isinstance(c, bool) or not 0 <= c < n_classes
+        ]
+        if bad:
+            raise ValueError(
+                f"{name} must be keyed by class index 0 .. {n_classes - 1}, got keys {bad!r}"
+            )
+
+    def _candidates(self, c: int, n_rows: int, distinct: int, d: int) -> list[tuple[str, int]]:
+        """The (covariance, k) pairs to fit for class ``c`` (ValueError when impossible)."""
+        structures = list(COVARIANCES) if self.covariance == "bic" else [self.covariance]
+        if isinstance(self.n_components, str):  # "bic"
+            ks = range(1, min(self.max_components, distinct) + 1)
+            pairs = [(s, k) for s in structures for k in ks]
+            # a candidate with more free parameters than samples can interpolate its data,
+            # and BIC would not see it: such candidates are not tried
+            pairs = [p for p in pairs if n_free(*p, d) <= n_rows] or pairs[:1]
+            return [p for p in pairs if not self._too_small(distinct, *p, d)] or pairs[:1]
+        k = self._components_of(c)
+        if k > n_rows:
+            raise ValueError(
+                f"n_components={k} for the class at position {c} is more than its {n_rows} "
+                f"samples (with positive weight); use n_components <= {n_rows} there."
+            )
+        for structure in structures:
+            need = self._too_small(distinct, structure, k, d)
+            if need:
+                raise ValueError(
+                    f"the class at position {c} has {distinct} distinct samples, too few for "
+                    f"{k} components with covariance={structure!r} and reg_covar=0 (about "
+                    f"{need} are needed); use fewer components, set reg_covar > 0, or use "
+                    "covariance='diag'."
+                )
+        return [(s, k) for s in structures]
+
+    def _too_small(self, distinct: int, structure: str, k: int, d: int) -> int:
+        """Distinct samples needed for nonsingular covariances at reg_covar=0 (0: enough)."""
+        if self.reg_covar > 0:
+            return 0
+        need = {"full": k * (d + 1), "tied": k + d}.get(structure, 2 * k)
+        return need if distinct < need else 0
+
+    # ----------------------------------------------------------------- fitting
+    def blockwise_reason(self) -> str | None:
+        return "EM iterates over all the data (fit_blocks runs it over the blocks)"
+
+    def statistics(self, X, y, n_classes, sample_weight=None):
+        raise NotImplementedError(
+            "a Gaussian mixture has no additive statistics (EM needs all the data at "
+            "once); use fit."
+        )
+
+    def partial_fit(self, X, y, n_classes, sample_weight=None):
+        raise NotImplementedError(
+            "a Gaussian mixture is fitted by EM on all the data at once; use fit (with "
+            "warm_start=True to start from the previous fit)."
+        )
+
+    def fit(self, X, y, n_classes, sample_weight=None):
+        """Fit every class's mixture (choosing k and the structure by BIC if asked)."""
+        inits = self._check_params(n_classes)
+        X = np.asarray(X, dtype=np.float64)
+        d = X.shape[1]
+        rs = check_random_state(self.random_state)
+        previous = self._previous(n_classes)
+        mixtures, tables = [], []
+        for c in range(n_classes):
+            rows = y == c
+            if sample_weight is not None:
+                rows &= sample_weight > 0
+            Xc = X[rows]
+            wc = None if sample_weight is None else sample_weight[rows]
+            if Xc.shape[0] == 0:
+                raise ValueError(
+                    f"the class at position {c} has no samples (with positive weight)."
+                )
+            needed = isinstance(self.n_components, str) or self.reg_covar == 0
+            distinct = _distinct_rows(Xc) if needed else Xc.shape[0]
+            table, best, first_error = {}, None, None
+            for structure, k in self._candidates(c, Xc.shape[0], distinct, d):
+                options = {name: value.get(c) for name, value in inits.items()}
+                prev = _warm(previous, c, structure, k)
+                try:
+                    model, caught = self._fit_one(c, Xc, wc, structure, k, rs, options, prev)
+                except ValueError as exc:
+                    if isinstance(self.n_components, str) or self.covariance == "bic":
+                        first_error = first_error or exc  # a candidate BIC cannot use
+                        continue
+                    raise
+                table[(structure, k)] = model.bic(Xc, wc)
+                if (
+                    best is None
+                    or table[(structure, k)] < table[(best.covariance, best.n_components)]
+                ):
+                    best, best_caught = model, caught
+            if best is None:
+                raise first_error
+            for message, category in best_caught:  # the chosen model's warnings only
+                warnings.warn(message, category, stacklevel=3)
+            mixtures.append(best)
+            tables.append(table)
+        self.mixtures_, self.bic_, self.pending_ = mixtures, tables, None
+        return self
+
+    def fit_blocks(self, parts, n_classes):
+        """Fit every class's mixture by EM over row blocks (Dask delayed ``(X, y, w)``
+        triples, ``y`` class positions): one pass over the blocks per iteration, shared
+        by all classes and, when BIC chooses, by all their candidates (see
+        :mod:`~bayesrule.likelihoods.mixture.em_blocks`). The candidates, the random starts'
+        order, the warm starts, the choice and ``bic_`` are those of :meth:`fit`."""
+        from .em_blocks import class_sums, fit_mixtures_blocks
+
+        inits = self._check_params(n_classes)
+        previous = self._previous(n_classes)
+        choose = isinstance(self.n_components, str) or self.covariance == "bic"
+        needed = isinstance(self.n_components, str) or self.reg_covar == 0
+        # distinct rows are counted up to what the candidates' rules look at: k <= K
+        # components need at most K (d + 1) of them (see _too_small)
+        if isinstance(self.n_components, str):
+            largest = self.max_components
+        else:
+            largest = max(self._components_of(c) for c in range(n_classes))
+        sums = class_sums(parts, n_classes, largest if needed else 0)
+        specs = []
+        for c in range(n_classes):
+            if c not in sums:
+                raise ValueError(
+                    f"the class at position {c} has no samples (with positive weight)."
+                )
+            n_rows = sums[c][0]
+            d = sums[c][2].size
+            distinct = len(sums[c][3]) if needed else n_rows
+            given = tuple(inits.get(name, {}).get(c) for name in INITS)
+            for structure, k in self._candidates(c, n_rows, distinct, d):
+                warm = _warm(previous, c, structure, k)
+                specs.append((c, _where(c, k, structure), k, structure, given, warm))
+        fitted = fit_mixtures_blocks(
+            parts,
+            specs,
+            reg_covar=self.reg_covar,
+            max_iter=self.max_iter,
+            tol=self.tol,
+            n_init=self.n_init,
+            rs=check_random_state(self.random_state),
+            sums=sums,
+            errors="keep" if choose else "raise",
+        )
+        mixtures, tables = [], []
+        for c in range(n_classes):
+            table, best, first_error = {}, None, None
+            for spec, result in zip(specs, fitted, strict=True):
+                if spec[0] != c:
+                    continue
+                if result.model is None:
+                    first_error = first_error or result.error
+                    continue
+                table[(spec[3], spec[2])] = result.bic
+                if best is None or result.bic < best.bic:  # the first of equal BICs
+                    best = result
+            if best is None:
+                raise first_error
+            for message, category in best.warnings:  # the chosen model's warnings only
+                warnings.warn(message, category, stacklevel=3)
+            mixtures.append(best.model)
+            tables.append(table)
+        self.mixtures_, self.bic_, self.pending_ = mixtures, tables, None
+        return self
+
+    def _previous(self, n_classes: int) -> list | None:
+        """With ``warm_start``, the last fit's mixtures when it had ``n_classes`` classes."""
+        previous = getattr(self, "mixtures_", None) if self.warm_start else None
+        return previous if previous is not None and len(previous) == n_classes else None
+
+    def _components_of(self, c: int) -> int:
+        """The fixed number of components of class c (a dict leaves out classes of 1)."""
+        k = self.n_components
+        return k.get(c, 1) if isinstance(k, dict) else k
+
+    def _fit_one(self, c, Xc, wc, structure, k, rs, options, previous):
+        """One candidate and its warnings (message, category), errors and warnings
+        naming the class and the candidate."""
+        where = _where(c, k, structure)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                model = fit_mixture(
+                    Xc,
+                    wc,
+                    k,
+                    covariance=structure,
+                    reg_covar=self.reg_covar,
+                    max_iter=self.max_iter,
+                    tol=self.tol,
+                    n_init=self.n_init,
+                    random_state=rs,
+                    previous=previous,
+                    **options,
+                )
+            except (ValueError, TypeError) as exc:
+                raise type(exc)(f"{where}: {exc}") from exc
+        return model, [(f"{where}: {item.message}", item.category) for item in caught]
+
+    # ----------------------------------------------------------------- evaluation
+    @property
+    def n_classes_(self) -> int:
+        return len(self.mixtures_)
+
+    def _row_block(self, n_features: int) -> int:
+        per_row = max(2 * m.n_components * n_features for m in self.mixtures_) + self.n_classes_
+        return max(64, min(BLOCK_BYTES // (8 * per_row), row_block(1, n_features)))
+
+    def _class_major(self, X, relative: bool) -> np.ndarray:
+        """ln p(x|w_c) of a block of rows, shape (C, rows)."""
+        out = np.empty((self.n_classes_, X.shape[0]))
+        for c, model in enumerate(self.mixtures_):
+            out[c] = model.log_density(X)
+        return out
+
+    # ----------------------------------------------------------------- model size, sampling
+    def n_parameters(self) -> int:
+        """Free parameters of all the classes' mixtures."""
+        return sum(m.n_parameters() for m in self.mixtures_)
+
+    def sample(self, counts, random_state) -> np.ndarray:
+        """``counts[c]`` draws of class c, rows in class order, shape (sum(counts), d)."""
+        d = self.mixtures_[0].means_.shape[1]
+        draws = [
+            m.sample(int(k), random_state) for m, k in zip(self.mixtures_, counts, strict=True)
+        ]
+        return np.concatenate(draws) if draws else np.empty((0, d))
+
+    def describe(self, classes, feature_names) -> list[str]:
+        """Readable lines: per class the weights, means and variances of its components."""
+        from ...summary import FEATURES_SHOWN, block
+
+        shown = list(feature_names[:FEATURES_SHOWN])
+        more = len(feature_names) - len(shown)
+        n_components = self.n_components
+        if isinstance(n_components, dict):  # keyed by class position: show the labels
+            n_components = {classes[k]: v for k, v in n_components.items()}
+        lines = [
+            f"Gaussian mixture per class (EM), n_components={n_components!r}, "
+            f"covariance={self.covariance!r}, reg_covar={self.reg_covar:g}"
+        ]
+        for label, model, table in zip(classes, self.mixtures_, self.bic_, strict=True):
+            key = (model.covariance, model.n_components)
+            state = "converged" if model.converged_ else "not converged"
+            lines.append(
+                f"class {label}: {model.n_components} "
+                f"component{'s' if model.n_components > 1 else ''}, covariance="
+                f"{model.covariance!r}, {model.n_iter_} EM iterations ({state}), "
+                f"BIC {table[key]:.6g}"
+                + (f" (lowest of {len(table)} candidates)" if len(table) > 1 else "")
+            )
+            lines += block("weights", model.weights_)
+            columns = f"rows: components; columns: {', '.join(map(str, shown))}"
+            lines += block(f"means ({columns})", model.means_[:, : len(shown)])
+            variances = np.einsum("kjj->kj", model.full_covariances())
+            lines += block(f"variances ({columns})", variances[:, : len(shown)])
+            if more > 0:
+                lines.append(f"  ... ({more} more features)")
+        return lines
+
+
+def _warm(previous: list | None, c: int, structure: str, k: int) -> MixtureModel | None:
+    """Class c's last mixture when the candidate (structure, k) is its own (a warm
+    start), else None (the candidate starts as a first fit does)."""
+    prev = previous[c] if previous is not None else None
+    if prev is not None and (prev.covariance, prev.n_components) != (structure, k):
+        return None
+    return prev
+
+
+def _where(c: int, k: int, structure: str) -> str:
+    """How errors and warnings name a class's candidate."""
+    return f"class at position {c} (n_components={k}, covariance={structure!r})"
+
+
+def _distinct_rows(X: np.ndarray) -> int:
+    """Number of distinct rows of ``X`` (byte-wise after mapping -0.0 to 0.0; at least 1)."""
+    rows = np.ascontiguousarray(X + 0.0).view(np.dtype((np.void, X.dtype.itemsize * X.shape[1])))
+    return int(np.unique(rows).shape[0])
