@@ -515,17 +515,19 @@ def test_unknown_and_unsafe_class_names_are_refused(saved, tmp_path):
     for name in ("subprocess.Popen", "os.system", "bayesrule_plugin_never_imported.Model"):
 
         def swap(doc, arrays, name=name):
-            doc["estimator"]["state"]["loss_"] = {"__class__": name, "id": 99, "state": {}}
+            doc["estimator"]["state"]["likelihood_"] = {"__class__": name, "id": 99, "state": {}}
 
         refused(rewrite(raw, tmp_path, swap), f"unknown class {name!r}")
     assert "bayesrule_plugin_never_imported" not in sys.modules
 
     def not_an_estimator(doc, arrays):
-        doc["class"] = "bayesrule.decision.LossMatrix"
-        doc["estimator"] = doc["estimator"]["state"]["loss_"]
+        doc["class"] = "bayesrule.stats.moments.ClassMoments"
+        doc["estimator"] = doc["estimator"]["state"]["likelihood_"]["state"]["stats_"]
         doc["estimator"]["id"] = 0
 
-    refused(rewrite(raw, tmp_path, not_an_estimator), "not a 'bayesrule.decision.LossMatrix'")
+    refused(
+        rewrite(raw, tmp_path, not_an_estimator), "not a 'bayesrule.stats.moments.ClassMoments'"
+    )
 
     def lost_param(doc, arrays):
         del doc["estimator"]["state"]["var_smoothing"]
@@ -558,7 +560,7 @@ def test_content_checksum_is_verified(saved, tmp_path):
     document, arrays = bio._unpack(raw)
     text = json.dumps(document).encode()
     digest = bio._content_digest(text, arrays)
-    name = document["estimator"]["state"]["class_prior_"]["__array__"]
+    name = document["estimator"]["state"]["class_count_"]["__array__"]
     tampered = dict(arrays, **{name: np.array([0.9, 0.05, 0.05])})
     path = tmp_path / "tampered.model"
     path.write_bytes(bio._pack(text, tampered, digest))

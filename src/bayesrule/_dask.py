@@ -92,7 +92,7 @@ def fit(estimator, X, y, sample_weight=None):
         if reason:  # EM, Ledoit-Wolf: the family passes over the blocks itself
             counts = tree([dask.delayed(_class_weight)(p, C) for p in parts], _add)
             check_class_counts(classes, counts)
-            decision = estimator._decision(classes, counts)
+            estimator._check_decision(classes, counts)
             like.fit_blocks(parts, C)
         else:  # the statistics of every block, merged
             like.prepare(meta.shape[1])
@@ -101,7 +101,7 @@ def fit(estimator, X, y, sample_weight=None):
                 raise ValueError("X has no rows: every block of the Dask collection is empty.")
             stats, counts = merged
             check_class_counts(classes, counts)
-            decision = estimator._decision(classes, counts)
+            estimator._check_decision(classes, counts)
             like.set_statistics(stats)
     except Exception:
         estimator._forget()
@@ -110,7 +110,8 @@ def fit(estimator, X, y, sample_weight=None):
     if names is not None:
         estimator.feature_names_in_ = names
     estimator.classes_, estimator.class_count_, estimator.likelihood_ = classes, counts, like
-    return estimator._set(decision)
+    estimator._fitted()
+    return estimator
 
 
 def tree(parts: list, combine):

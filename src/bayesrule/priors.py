@@ -24,6 +24,12 @@ import numpy as np
 SUM_TOLERANCE = 1e-6
 
 
+def priors_estimated(priors) -> bool:
+    """Whether the ``priors`` parameter asks for priors estimated from the data (None or
+    "empirical"): they then count as free parameters, and families may supply them."""
+    return priors is None or (isinstance(priors, str) and priors == "empirical")
+
+
 def resolve_priors(priors, classes: np.ndarray, class_count: np.ndarray | None) -> np.ndarray:
     """Turn the ``priors`` parameter into an array of probabilities in ``classes`` order.
 
@@ -43,7 +49,7 @@ def resolve_priors(priors, classes: np.ndarray, class_count: np.ndarray | None) 
         Non-negative, summing to one.
     """
     n_classes = len(classes)
-    if priors is None or (isinstance(priors, str) and priors == "empirical"):
+    if priors_estimated(priors):
         if class_count is None:
             raise ValueError(
                 "priors='empirical' needs class counts; give priors as 'uniform', an "

@@ -16,7 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import check_sample_weight, encode_labels
 from ..priors import resolve_priors
 from ._crossfit import check_labels
-from ._loss import as_loss_matrix, bayes_action, conditional_risk, reject_and_actions
+from .posterior_decision import Decision
 from .priors_shift import shift_posteriors, training_priors
 
 __all__ = ["BayesDecision"]
@@ -29,14 +29,12 @@ class _PosteriorDecision(ClassifierMixin, BaseEstimator):
     def _loss_and_actions(self, inner):
         """``loss_``, ``reject_label_``, ``actions_``: the wrapper's own loss, else the
         inner estimator's ``loss_`` (bayesrule estimators), else zero-one."""
-        classes = inner.classes_
         loss = self.loss if self.loss is not None else getattr(inner, "loss_", None)
-        loss = as_loss_matrix(loss, len(classes), classes)
         reject = self.reject_label
         if reject is None and self.loss is None:
             reject = getattr(inner, "reject_label_", None)
-        reject, actions = reject_and_actions(reject, np.asarray(classes), loss)
-        return loss, reject, actions
+        decision = Decision.resolve(inner.classes_, loss=loss, reject_label=reject)
+        return decision.loss, decision.reject_label, decision.actions
 
     def _fitted(self, inner, y, sample_weight) -> dict:
         """The attributes every wrapper has once ``inner`` is fitted (validated, not set)."""
@@ -88,13 +86,19 @@ class _PosteriorDecision(ClassifierMixin, BaseEstimator):
 
     def risk(self, X, priors=None) -> np.ndarray:
         """Conditional risk ``R(a_i|x) = sum_j L[i, j] P(w_j|x)``, shape (n, a)."""
-        check_is_fitted(self, "estimator_")
-        return conditional_risk(self.predict_proba(X, priors=priors), self.loss_)
+        return self._decision().risk(self.predict_proba(X, priors=priors))
 
     def predict(self, X, priors=None) -> np.ndarray:
         """The Bayes action: the class of least risk under ``loss_``, or the reject label."""
+        return self._decision().decide(self.predict_proba(X, priors=priors))
+
+    def _decision(self) -> Decision:
+        """The fitted loss and actions as the one decision component (posteriors come
+        from :meth:`predict_proba`, under the priors asked for)."""
         check_is_fitted(self, "estimator_")
-        return self.actions_[bayes_action(self.predict_proba(X, priors=priors), self.loss_)]
+        return Decision(
+            self.classes_, self.class_prior_, self.loss_, self.reject_label_, self.actions_
+        )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -17,10 +17,10 @@ from .._validation import (
     validate_X,
     validate_Xy,
 )
-from ..decision import as_loss_matrix, bayes_action, conditional_risk, reject_and_actions
+from ..decision.posterior_decision import Decision, decision_of, prior_of
 from ..decision.reject import reject_low_evidence
 from ..posterior import log_priors, normalize, normalize_log
-from ..priors import resolve_priors
+from ..priors import priors_estimated
 
 
 class BayesClassifier(ClassifierMixin, BaseEstimator):
@@ -52,6 +52,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     class_count_ : ndarray of shape (C,)
         Weighted training samples per class.
     class_prior_ : ndarray of shape (C,)
+        The priors decisions are taken under. This and the three attributes below are
+        read from the current ``priors``, ``loss`` and ``reject_label`` when deciding, so
+        ``set_params`` changes them on a fitted model without refitting.
     likelihood_ : fitted likelihood object
     loss_ : LossMatrix
     reject_label_ : label
@@ -120,13 +123,14 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             self._check_classes(classes)
             counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
             check_class_counts(classes, counts)
-            decision = self._decision(classes, counts)  # bad priors or loss: before fitting
+            self._check_decision(classes, counts)  # bad priors or loss: before fitting
             likelihood = like.fit(X, y_idx, len(classes), w)
         except Exception:
             self._forget()  # a failed fit leaves an unfitted estimator, not a mixed one
             raise
         self.classes_, self.class_count_, self.likelihood_ = classes, counts, likelihood
-        return self._set(decision)
+        self._fitted()
+        return self
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Add a batch of labelled data; equal to ``fit`` on all batches together.
@@ -175,10 +179,11 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
         if not first:
             counts += self.class_count_
-        decision = self._decision(classes, counts)  # validated before any state changes
+        self._check_decision(classes, counts)  # validated before any state changes
         like.partial_fit(X, y_idx, len(classes), w)
         self.classes_, self.class_count_, self.likelihood_ = classes, counts, like
-        return self._set(decision)
+        self._fitted()
+        return self
 
     def _prepare(self, X):
         """Hook run first in ``fit`` and the first ``partial_fit`` (a failure in ``fit``
@@ -196,22 +201,47 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 f"({classes.tolist()}); a classifier has nothing to decide with one class."
             )
 
-    def _set(self, attributes: dict):
-        for name, value in attributes.items():
-            setattr(self, name, value)
-        return self
+    def _fitted(self) -> None:
+        """Hook run at the end of every fit (and ``partial_fit``), once ``classes_``,
+        ``class_count_`` and ``likelihood_`` are set."""
 
-    def _decision(self, classes, counts) -> dict:
-        """Priors, loss, reject label and actions: the fitted attributes after the
-        likelihood, validated without changing the estimator."""
-        loss = as_loss_matrix(self.loss, len(classes), classes)
-        reject, actions = reject_and_actions(self.reject_label, classes, loss)
-        return {
-            "class_prior_": resolve_priors(self.priors, classes, counts),
-            "loss_": loss,
-            "reject_label_": reject,
-            "actions_": actions,
-        }
+    def _check_decision(self, classes, counts) -> None:
+        """Refuse bad ``priors``, ``loss`` or ``reject_label`` before anything is fitted."""
+        prior_of(self.priors, classes, counts)
+        Decision.resolve(classes, loss=self.loss, reject_label=self.reject_label)
+
+    # ------------------------------------------------------------------ deciding
+    def _empirical_prior(self) -> np.ndarray | None:
+        """The estimated priors when a family supplies its own (None: class frequencies)."""
+        return None
+
+    def _decision(self, priors=None) -> Decision:
+        """The decision taken now: current ``priors`` (or ``priors`` for this call),
+        ``loss`` and ``reject_label``, over the fitted classes."""
+        check_is_fitted(self, "likelihood_")
+        return decision_of(
+            self, priors=priors, counts=self.class_count_, empirical=self._empirical_prior()
+        )
+
+    @property
+    def class_prior_(self) -> np.ndarray:
+        """The priors P(w_j) decisions are taken under, shape (C,)."""
+        return self._decision().prior
+
+    @property
+    def loss_(self):
+        """The loss matrix decisions are taken under (a ``LossMatrix``)."""
+        return self._decision().loss
+
+    @property
+    def reject_label_(self):
+        """What ``predict`` returns for the reject action."""
+        return self._decision().reject_label
+
+    @property
+    def actions_(self) -> np.ndarray:
+        """Labels of the actions ``predict`` can return, shape (a,)."""
+        return self._decision().actions
 
     # ------------------------------------------------------------------ the pipeline
     def _ready(self):
@@ -227,9 +257,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     def _prior(self, priors) -> np.ndarray:
         """The priors to decide under: the fitted ones, or ``priors`` given at prediction."""
-        if priors is None:
-            return self.class_prior_
-        return resolve_priors(priors, self.classes_, self.class_count_)
+        return self._decision(priors).prior
 
     def _joint(self, X, *, relative: bool, priors=None, then=None) -> np.ndarray:
         """Joint log-probabilities (n, C), block by block, optionally transformed.
@@ -274,7 +302,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     @blockwise("classes")
     def log_likelihood(self, X) -> np.ndarray:
         """``ln p(x|w_j)`` for every sample and class, shape (n, C)."""
-        return self.likelihood_.log_likelihood(self._validated(X))
+        X = self._validated(X)  # NotFittedError before the likelihood is looked up
+        return self.likelihood_.log_likelihood(X)
 
     @blockwise("classes")
     def predict_joint_log_proba(self, X, priors=None) -> np.ndarray:
@@ -321,7 +350,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     @blockwise("actions")
     def risk(self, X, priors=None) -> np.ndarray:
         """Conditional risk ``R(a_i|x) = sum_j L[i, j] P(w_j|x)``, shape (n, a)."""
-        return conditional_risk(self.predict_proba(X, priors=priors), self.loss_)
+        return self._decision(priors).risk(self.predict_proba(X, priors=priors))
 
     @blockwise("labels")
     def predict(self, X, priors=None, reject_below_evidence=None) -> np.ndarray:
@@ -335,7 +364,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         and ``risk`` are unaffected. E.g. ``np.quantile(clf.log_evidence(X_train), 0.01)``.
         """
         self._ready()
-        if self.loss_.is_zero_one():  # the class of highest joint, block by block
+        decision = self._decision(priors)
+        if decision.zero_one:  # the class of highest joint, block by block
             checked = self._validated(X)
             best = np.empty(checked.shape[0], dtype=np.intp)
             first_best = lambda joint: np.argmax(joint, axis=0)  # noqa: E731
@@ -343,14 +373,14 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             blocks = self.likelihood_.best_class_blocks(checked, log_prior=log_prior, finish=finish)
             for rows, labels in blocks:
                 best[rows] = labels
-            out = self.actions_[best]
+            out = decision.actions[best]
         else:
-            out = self.actions_[bayes_action(self.predict_proba(X, priors=priors), self.loss_)]
+            out = decision.decide(self.predict_proba(X, priors=priors))
         if reject_below_evidence is None:
             return out
         low = self.log_evidence(X, priors=priors)
         return reject_low_evidence(
-            out, low, reject_below_evidence, self.reject_label_, self.classes_
+            out, low, reject_below_evidence, decision.reject_label, self.classes_
         )
 
     # ------------------------------------------------------------------ the generative model
@@ -392,9 +422,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     def n_parameters(self) -> int:
         """Free parameters of the joint model: the densities, plus C - 1 estimated priors."""
         self._ready()
-        estimated = self.priors is None or (
-            isinstance(self.priors, str) and self.priors == "empirical"
-        )
+        estimated = priors_estimated(self.priors)
         return self.likelihood_.n_parameters() + (len(self.classes_) - 1 if estimated else 0)
 
     def bic(self, X, y) -> float:

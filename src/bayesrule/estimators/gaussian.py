@@ -12,6 +12,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from ..likelihoods import Gaussian
+from ..priors import priors_estimated
 from .classifier import BayesClassifier
 
 
@@ -88,7 +89,7 @@ class _GaussianParameters:
     @classmethod
     def _from_parameters(cls, name, means, covariances, priors, classes, loss, reject_label):
         """A fitted classifier from known parameters, with no data (see the presets)."""
-        if isinstance(priors, str) and priors == "empirical":
+        if priors_estimated(priors) and priors is not None:
             raise ValueError(
                 "priors='empirical' needs data to count classes in; from_parameters takes "
                 "None or 'uniform', an array or a dict."
@@ -105,10 +106,11 @@ class _GaussianParameters:
         if labels.shape != (C,) or len(set(labels.tolist())) != C:
             raise ValueError(f"classes must be {C} distinct labels, one per row of means")
         est._check_classes(labels)
-        decision = est._decision(labels, None)
+        est._check_decision(labels, None)
         est.classes_, est.likelihood_, est.n_features_in_ = labels, like, d
         est.class_count_ = np.zeros(C)
-        return est._set(decision)
+        est._fitted()
+        return est
 
 
 _FROM_PARAMETERS_DOC = """A fitted {name} from known parameters, with no data.

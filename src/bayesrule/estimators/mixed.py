@@ -98,10 +98,8 @@ class MixedNB(BayesClassifier):
             return Product()
         return Product([(family, positions) for _, family, _, positions in plan])
 
-    def _set(self, attributes: dict):
-        plan = self._plan
-        self.blocks_ = [(name, list(columns)) for name, _, columns, _ in plan]
-        return super()._set(attributes)
+    def _fitted(self) -> None:
+        self.blocks_ = [(name, list(columns)) for name, _, columns, _ in self._plan]
 
 
 def _resolve(features, X) -> list[tuple[str, Likelihood, list, list[int]]]:

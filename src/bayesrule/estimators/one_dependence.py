@@ -116,30 +116,16 @@ class _SemiNaive(_Preset):
         return Bunch(parents=parents, counts=counts, proba=proba)
 
 
-def _estimated(priors) -> bool:
-    return priors is None or (isinstance(priors, str) and priors == "empirical")
-
-
 class _OneDependence(_SemiNaive):
     """SPODE and AODE: the default priors are the class probabilities their estimates
     imply (``class_marginal_``), so that prior x density is exactly Webb's joint."""
 
     _family = OneDependence
 
-    def _set(self, attributes: dict):
-        marginal = getattr(self.likelihood_, "class_marginal_", None)
-        if (
-            _estimated(self.priors)
-            and marginal is not None
-            and not getattr(self.likelihood_, "pending_", None)
-        ):
-            attributes["class_prior_"] = marginal
-        return super()._set(attributes)
-
-    def _prior(self, priors) -> np.ndarray:
-        if priors is not None and _estimated(priors):
-            return self._fitted_likelihood().class_marginal_
-        return super()._prior(priors)
+    def _empirical_prior(self) -> np.ndarray | None:
+        if getattr(self.likelihood_, "pending_", None):
+            return None
+        return getattr(self.likelihood_, "class_marginal_", None)
 
     @property
     def class_marginal_(self) -> np.ndarray:

@@ -13,7 +13,8 @@ import math
 import numpy as np
 
 from .._validation import encode_labels
-from ..decision import LossMatrix, as_loss_matrix, bayes_action, reject_and_actions
+from ..decision import LossMatrix
+from ..decision.posterior_decision import Decision
 from ..priors import resolve_priors
 from ..report import _check_fitted
 from .slices import Slice, slice_for
@@ -43,7 +44,8 @@ def _prior_values(estimator, priors) -> np.ndarray:
 
 
 class _Under:
-    """``estimator`` deciding under other priors and/or another loss (for the plots)."""
+    """``estimator`` deciding under other priors and/or another loss (for the plots):
+    its posteriors under ``priors``, decided by the one decision component."""
 
     def __init__(self, estimator, priors, loss):
         self.estimator, self.priors = estimator, priors
@@ -51,21 +53,20 @@ class _Under:
         self.n_features_in_ = getattr(estimator, "n_features_in_", None)
         if getattr(estimator, "feature_names_in_", None) is not None:
             self.feature_names_in_ = estimator.feature_names_in_
-        self.loss = (
-            None if loss is None else as_loss_matrix(loss, len(self.classes_), self.classes_)
-        )
-        if self.loss is None:
+        if loss is None:  # the estimator's own loss and actions
+            self.loss, self._decision = None, None
             self.actions_ = np.asarray(getattr(estimator, "actions_", self.classes_))
             self.reject_label_ = getattr(estimator, "reject_label_", "reject")
         else:
             label = getattr(estimator, "reject_label_", getattr(estimator, "reject_label", None))
-            self.reject_label_, self.actions_ = reject_and_actions(label, self.classes_, self.loss)
+            self._decision = Decision.resolve(self.classes_, loss=loss, reject_label=label)
+            self.loss = self._decision.loss
+            self.reject_label_, self.actions_ = self._decision.reject_label, self._decision.actions
 
     def predict(self, X):
-        if self.loss is None:
+        if self._decision is None:
             return self.estimator.predict(X, priors=self.priors)
-        proba = self.estimator.predict_proba(X, priors=self.priors)
-        return self.actions_[bayes_action(proba, self.loss)]
+        return self._decision.decide(self.estimator.predict_proba(X, priors=self.priors))
 
 
 def decision_regions_under(
