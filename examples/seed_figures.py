@@ -35,8 +35,13 @@ from matplotlib.lines import Line2D  # noqa: E402
 
 from bayesrule import LossMatrix, QuadraticDiscriminant  # noqa: E402
 from bayesrule.datasets import FRUIT_CLASSES, FRUIT_COVARIANCES, FRUIT_MEANS, fruit  # noqa: E402
-from bayesrule.plot import likelihood_contours, posterior_map  # noqa: E402
-from bayesrule.plot.extra import decision_regions_under, prior_sweep, scatter  # noqa: E402
+from bayesrule.plot import (  # noqa: E402
+    decision_regions_under,
+    likelihood_contours,
+    posterior_map,
+    prior_sweep,
+    scatter,
+)
 
 #: Resolution of the saved figures, dots per inch.
 DPI = 100

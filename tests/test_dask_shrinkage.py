@@ -11,6 +11,8 @@ from registry import _continuous
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, _class_cov
 
 from bayesrule import LinearDiscriminant
+from bayesrule._blocks import InMemory
+from bayesrule._dask import DaskBlocks
 from bayesrule.likelihoods import Gaussian
 from bayesrule.likelihoods.covariance import (
     ledoit_wolf_pooled,
@@ -191,12 +193,19 @@ def test_gaussian_fit_blocks_without_auto_is_the_additive_fit():
     X, y_labels = _data(n=300, seed=10)
     y = np.searchsorted(["ant", "bee", "cat"], y_labels)
     parts = [dask.delayed((X[s], y[s], None)) for s in np.split(np.arange(300), [100, 220])]
-    for options in ({"covariance": "full"}, {"covariance": "tied", "shrinkage": 0.3}):
-        blocks = Gaussian(**options).fit_blocks(parts + [None], 3)
+    rows = [(X[s], y[s], None) for s in np.split(np.arange(300), [100, 220])]
+    for options in (
+        {"covariance": "full"},
+        {"covariance": "tied", "shrinkage": 0.3},
+        {"covariance": "tied", "shrinkage": "auto"},
+    ):
         whole = Gaussian(**options).fit(X, y, 3)
         scale = np.abs(whole.covariances_).max()
-        np.testing.assert_allclose(blocks.covariances_, whole.covariances_, atol=RTOL * scale)
-        np.testing.assert_allclose(blocks.means_, whole.means_, rtol=1e-12)
+        # the same passes over Dask tasks and over blocks in memory (one mechanism)
+        for blocks in (DaskBlocks(parts + [None]), InMemory([*rows, None])):
+            fitted = Gaussian(**options).fit_blocks(blocks, 3)
+            np.testing.assert_allclose(fitted.covariances_, whole.covariances_, atol=RTOL * scale)
+            np.testing.assert_allclose(fitted.means_, whole.means_, rtol=1e-12)
 
 
 def test_partial_fit_stays_refused():

@@ -13,6 +13,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from bayesrule import GaussianMixtureBayes
+from bayesrule._dask import DaskBlocks
 from bayesrule.datasets import two_modes
 from bayesrule.likelihoods.mixture import Mixture
 
@@ -184,9 +185,9 @@ def test_a_mixture_refitted_blockwise_starts_from_its_last_fit_for_as_many_class
 
     def blocks(labels):
         rows = range(0, len(labels), ROWS)
-        return [
-            dask.delayed((X[a : a + ROWS], labels[a : a + ROWS], w[a : a + ROWS])) for a in rows
-        ]
+        return DaskBlocks(
+            [dask.delayed((X[a : a + ROWS], labels[a : a + ROWS], w[a : a + ROWS])) for a in rows]
+        )
 
     params = {"n_components": 2, "warm_start": True, "max_iter": 2, "random_state": 0}
     for labels, n_classes, iterations in [(y2, 2, [10, 1]), (y3, 3, [12, 38, 114])]:

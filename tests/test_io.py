@@ -26,6 +26,7 @@ from bayesrule import (
     NearestMean,
     QuadraticDiscriminant,
 )
+from bayesrule.io import container
 from bayesrule.io import files as bio
 from bayesrule.likelihoods import Gaussian
 
@@ -483,10 +484,10 @@ def test_other_npz_and_zip_files_are_refused(tmp_path):
 
 def rewrite(raw, tmp_path, edit, name="crafted.model"):
     """A file with valid checksums whose JSON document was changed by ``edit``."""
-    document, arrays = bio._unpack(raw)
+    document, arrays = container._unpack(raw)
     edit(document, arrays)
     path = tmp_path / name
-    path.write_bytes(bio._container(document, arrays))
+    path.write_bytes(container._container(document, arrays))
     return path
 
 
@@ -500,7 +501,7 @@ def test_newer_format_version_asks_to_upgrade(saved, tmp_path):
     message = refused(rewrite(raw, tmp_path, newer), "format_version 999", "upgrade bayesrule")
     assert f"bayesrule {bayesrule.__version__}" in message
     # also when the rest of the file follows a layout this version does not know
-    document, arrays = bio._unpack(raw)
+    document, arrays = container._unpack(raw)
     document["format_version"] = 999
     plain = tmp_path / "v999.npz"
     text = json.dumps(document).encode()
@@ -537,7 +538,7 @@ def test_unknown_and_unsafe_class_names_are_refused(saved, tmp_path):
 
 def test_missing_array_entries_are_refused(saved, tmp_path):
     _, raw, _ = saved
-    document, arrays = bio._unpack(raw)
+    document, arrays = container._unpack(raw)
     name = document["estimator"]["state"]["classes_"]["__array__"]
 
     def drop(doc, arrays):
@@ -551,21 +552,23 @@ def test_missing_array_entries_are_refused(saved, tmp_path):
     }
     text = json.dumps(document).encode()
     path = tmp_path / "missing.model"
-    path.write_bytes(bio._pack(text, arrays_without, bio._content_digest(text, arrays_without)))
+    path.write_bytes(
+        container._pack(text, arrays_without, container._content_digest(text, arrays_without))
+    )
     refused(path, f"missing array entries [{name!r}]")
 
 
 def test_content_checksum_is_verified(saved, tmp_path):
     _, raw, est = saved
-    document, arrays = bio._unpack(raw)
+    document, arrays = container._unpack(raw)
     text = json.dumps(document).encode()
-    digest = bio._content_digest(text, arrays)
+    digest = container._content_digest(text, arrays)
     name = document["estimator"]["state"]["class_count_"]["__array__"]
     tampered = dict(arrays, **{name: np.array([0.9, 0.05, 0.05])})
     path = tmp_path / "tampered.model"
-    path.write_bytes(bio._pack(text, tampered, digest))
+    path.write_bytes(container._pack(text, tampered, digest))
     refused(path, "SHA-256 over the JSON and arrays does not match")
-    path.write_bytes(bio._pack(text, arrays, digest))  # the same, untampered, loads
+    path.write_bytes(container._pack(text, arrays, digest))  # the same, untampered, loads
     assert_same_model(est, bio.load(path), make_data(n_per_class=5)[0])
     # a file re-zipped without the whole-file checksum is refused
     with np.load(tmp_path / "tampered.model", allow_pickle=False) as npz:
@@ -593,12 +596,14 @@ def test_malformed_json_documents_are_refused(saved, tmp_path):
         with pytest.raises(ValueError, match="not a valid bayesrule model file"):
             bio.load(path)
     # nesting deeper than Python's recursion: refused, not a crash
-    document, arrays = bio._unpack(raw)
+    document, arrays = container._unpack(raw)
     document["estimator"]["state"]["x_"] = "DEEP"
     depth = 100_000
     text = json.dumps(document).replace('"DEEP"', '{"__tuple__":[' * depth + "[]" + "]}" * depth)
     deep = tmp_path / "deep.model"
-    deep.write_bytes(bio._pack(text.encode(), arrays, bio._content_digest(text.encode(), arrays)))
+    deep.write_bytes(
+        container._pack(text.encode(), arrays, container._content_digest(text.encode(), arrays))
+    )
     refused(deep)
 
 

@@ -19,9 +19,17 @@ from matplotlib.patches import Ellipse  # noqa: E402
 
 from bayesrule import GaussianMixtureBayes, LossMatrix, MixedNB, QuadraticDiscriminant
 from bayesrule.datasets import FRUIT_CLASSES, FRUIT_COVARIANCES, FRUIT_MEANS, FRUIT_PRIORS, fruit
-from bayesrule.plot import REJECT_COLOR, decision_regions  # noqa: E402
-from bayesrule.plot.extra import Slice, decision_regions_under, prior_sweep, scatter, slice_for
-from bayesrule.plot.slices import KINDS, draw, feature_positions  # noqa: E402
+from bayesrule.plot import (  # noqa: E402
+    REJECT_COLOR,
+    Slice,
+    decision_regions,
+    decision_regions_under,
+    prior_sweep,
+    scatter,
+    slice_for,
+)
+from bayesrule.plot.figure import KINDS, draw  # noqa: E402
+from bayesrule.plot.slices import feature_positions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 X, Y = fruit(200, random_state=0, return_X_y=True)

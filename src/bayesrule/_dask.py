@@ -30,6 +30,7 @@ import functools
 
 import numpy as np
 
+from ._blocks import Blocks, add
 from ._validation import (
     check_class_counts,
     check_sample_weight,
@@ -89,14 +90,15 @@ def fit(estimator, X, y, sample_weight=None):
             dask.delayed(_checked_block)(estimator, like, xb, yb, wb, classes)
             for xb, yb, wb in zip(xs, ys, ws, strict=True)
         ]
+        blocks = DaskBlocks(parts)
         if reason:  # EM, Ledoit-Wolf: the family passes over the blocks itself
-            counts = tree([dask.delayed(_class_weight)(p, C) for p in parts], _add)
+            counts = blocks.map_reduce(_class_weight, add, C)
             check_class_counts(classes, counts)
             estimator._check_decision(classes, counts)
-            like.fit_blocks(parts, C)
+            like.fit_blocks(blocks, C)
         else:  # the statistics of every block, merged
             like.prepare(meta.shape[1])
-            merged = tree([dask.delayed(_block_statistics)(like, p, C) for p in parts], _merge)
+            merged = blocks.map_reduce(_block_statistics, _merge, like, C)
             if merged is None:
                 raise ValueError("X has no rows: every block of the Dask collection is empty.")
             stats, counts = merged
@@ -145,8 +147,28 @@ def _class_weight(part, n_classes):
     return np.bincount(y, weights=w, minlength=n_classes).astype(float)
 
 
-def _add(a, b=None):
-    return b if a is None else a if b is None else a + b
+class DaskBlocks(Blocks):
+    """The row blocks of a Dask collection (delayed ``(X, y, w)`` triples or None): each
+    ``map_reduce`` is one pass of tasks, merged as a tree on the active scheduler."""
+
+    def __init__(self, parts: list):
+        self.parts = list(parts)
+
+    def map_reduce(self, function, merge, *args):
+        import dask
+
+        return tree([dask.delayed(_unless_empty)(function, p, *args) for p in self.parts], merge)
+
+    def __iter__(self):
+        import dask
+
+        for part in self.parts:
+            if (block := dask.compute(part)[0]) is not None:
+                yield block
+
+
+def _unless_empty(function, part, *args):
+    return None if part is None else function(part, *args)
 
 
 def _meta(X):
@@ -217,10 +239,8 @@ def _classes(y) -> np.ndarray:
     return unique_labels_sorted(np.asarray(values))
 
 
-def _block_statistics(like, part, n_classes):
-    """One checked block's statistics and class weights (None for an empty block)."""
-    if part is None:
-        return None
+def _block_statistics(part, like, n_classes):
+    """One checked block's statistics and class weights."""
     Xb, y_idx, w = part
     stats = copy.deepcopy(like).statistics(Xb, y_idx, n_classes, w)
     return stats, _class_weight(part, n_classes)

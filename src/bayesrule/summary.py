@@ -4,32 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .likelihoods import get_structure
-
-#: features a family lists in ``summary()`` before counting the rest
-FEATURES_SHOWN = 20
-
-
-def block(title: str, array) -> list[str]:
-    array = np.asarray(array) + 0.0  # no "-0." entries
-    text = np.array2string(array, precision=6, suppress_small=False, max_line_width=88)
-    return [f"  {title}:", *("    " + line for line in text.splitlines())]
-
-
-def describe_likelihood(like, classes: list, feature_names: list[str]) -> list[str]:
-    """Lines of a fitted likelihood's parameters, per class (Gaussians: mean, covariance)."""
-    if hasattr(like, "describe"):
-        return like.describe(classes, feature_names)
-    structure = get_structure(like.covariance)
-    lines = [f"Gaussian, covariance={like.covariance!r}; features {', '.join(feature_names)}"]
-    if structure.tied:
-        lines += block(f"shared covariance ({structure.name})", like.covariances_)
-    for c, label in enumerate(classes):
-        lines.append(f"class {label}:")
-        lines += block("mean", like.means_[c])
-        if not structure.tied:
-            lines += block(f"covariance ({structure.name})", like.covariances_[c])
-    return lines
+from ._text import block
+from .likelihoods import Gaussian, get_structure
 
 
 def summarize(estimator) -> str:
@@ -52,9 +28,9 @@ def summarize(estimator) -> str:
     lines += block(
         f"loss matrix (rows: actions {actions}; columns: classes)", estimator.loss_.matrix
     )
-    if hasattr(like, "describe"):  # it describes itself
+    if not isinstance(like, Gaussian):  # it describes itself (Gaussians: coefficients too)
         names = names if names is not None else [f"x{j}" for j in range(estimator.n_features_in_)]
-        lines += describe_likelihood(like, estimator.classes_.tolist(), [str(n) for n in names])
+        lines += like.describe(estimator.classes_.tolist(), [str(n) for n in names])
         return "\n".join(lines)
     structure = get_structure(like.covariance)
     cov = like.covariances_

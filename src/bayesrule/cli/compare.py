@@ -41,6 +41,7 @@ from . import data as D
 from . import models as M
 from .errors import CLIError
 from .progress import Progress
+from .training import training_data
 
 __all__ = ["applicable", "compare", "run"]
 
@@ -178,8 +179,6 @@ def _format(results) -> list[str]:
 
 def run(args) -> int:
     """The ``compare`` subcommand."""
-    from .commands import training_data
-
     if args.cv < 2:
         raise CLIError(f"--cv must be at least 2 folds, got {args.cv}")
     frame = D.read_table(args.data)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._dask import blockwise, is_dask
@@ -17,13 +16,14 @@ from .._validation import (
     validate_X,
     validate_Xy,
 )
-from ..decision.posterior_decision import Decision, decision_of, prior_of
+from ..decision.posterior_decision import Decision, prior_of
 from ..decision.reject import reject_low_evidence
 from ..posterior import log_priors, normalize, normalize_log
-from ..priors import priors_estimated
+from .deciding import Deciding
+from .joint_model import JointModel
 
 
-class BayesClassifier(ClassifierMixin, BaseEstimator):
+class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
     """Bayes' rule over any class-conditional density.
 
     ``P(w|x) = p(x|w) P(w) / p(x)`` in log space, then the action of least conditional
@@ -210,39 +210,6 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         prior_of(self.priors, classes, counts)
         Decision.resolve(classes, loss=self.loss, reject_label=self.reject_label)
 
-    # ------------------------------------------------------------------ deciding
-    def _empirical_prior(self) -> np.ndarray | None:
-        """The estimated priors when a family supplies its own (None: class frequencies)."""
-        return None
-
-    def _decision(self, priors=None) -> Decision:
-        """The decision taken now: current ``priors`` (or ``priors`` for this call),
-        ``loss`` and ``reject_label``, over the fitted classes."""
-        check_is_fitted(self, "likelihood_")
-        return decision_of(
-            self, priors=priors, counts=self.class_count_, empirical=self._empirical_prior()
-        )
-
-    @property
-    def class_prior_(self) -> np.ndarray:
-        """The priors P(w_j) decisions are taken under, shape (C,)."""
-        return self._decision().prior
-
-    @property
-    def loss_(self):
-        """The loss matrix decisions are taken under (a ``LossMatrix``)."""
-        return self._decision().loss
-
-    @property
-    def reject_label_(self):
-        """What ``predict`` returns for the reject action."""
-        return self._decision().reject_label
-
-    @property
-    def actions_(self) -> np.ndarray:
-        """Labels of the actions ``predict`` can return, shape (a,)."""
-        return self._decision().actions
-
     # ------------------------------------------------------------------ the pipeline
     def _ready(self):
         """NotFittedError before fit; ValueError while partial_fit statistics are incomplete."""
@@ -382,65 +349,6 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         return reject_low_evidence(
             out, low, reject_below_evidence, decision.reject_label, self.classes_
         )
-
-    # ------------------------------------------------------------------ the generative model
-    def sample(self, n_samples=1, random_state=None):
-        """Draw ``(X, y)`` from the fitted joint model: y from the priors, x from p(x|y).
-
-        Returns
-        -------
-        X : ndarray of shape (n_samples, n_features)
-        y : ndarray of shape (n_samples,)
-        """
-        self._ready()
-        if (
-            not isinstance(n_samples, (int, np.integer))
-            or isinstance(n_samples, bool)
-            or n_samples < 1
-        ):
-            raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
-        if isinstance(random_state, np.random.Generator):
-            rng = random_state
-        else:
-            rng = np.random.default_rng(check_random_state(random_state).randint(2**31))
-        counts = rng.multinomial(n_samples, self.class_prior_)
-        X = self.likelihood_.sample(counts, rng)
-        y = np.repeat(self.classes_, counts)
-        order = rng.permutation(n_samples)
-        return X[order], y[order]
-
-    def _joint_log_likelihood_of(self, X, y) -> tuple[float, int]:
-        self._ready()
-        self._density_only("the likelihood of the data (BIC, AIC)")
-        X = self._validated(X)
-        y_idx = encode_labels(np.asarray(y), self.classes_)
-        if y_idx.shape[0] != X.shape[0]:
-            raise ValueError(f"y has {y_idx.shape[0]} labels for {X.shape[0]} samples")
-        joint = self._joint(X, relative=False)
-        return float(joint[np.arange(X.shape[0]), y_idx].sum()), X.shape[0]
-
-    def n_parameters(self) -> int:
-        """Free parameters of the joint model: the densities, plus C - 1 estimated priors."""
-        self._ready()
-        estimated = priors_estimated(self.priors)
-        return self.likelihood_.n_parameters() + (len(self.classes_) - 1 if estimated else 0)
-
-    def bic(self, X, y) -> float:
-        """Bayesian information criterion ``-2 ln p(X, y) + k ln n`` (lower is better)."""
-        ll, n = self._joint_log_likelihood_of(X, y)
-        return -2.0 * ll + self.n_parameters() * np.log(n)
-
-    def aic(self, X, y) -> float:
-        """Akaike information criterion ``-2 ln p(X, y) + 2 k`` (lower is better)."""
-        ll, _ = self._joint_log_likelihood_of(X, y)
-        return -2.0 * ll + 2.0 * self.n_parameters()
-
-    def summary(self) -> str:
-        """A readable text of every fitted parameter."""
-        from ..summary import summarize
-
-        self._ready()
-        return summarize(self)
 
     def score(self, X, y, sample_weight=None) -> float:
         """Accuracy: the fraction of samples whose Bayes action is their class.

@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._validation import fit_labels
 from ..likelihoods.mixture import Mixture
-from ..likelihoods.mixture.em import check_int
+from ..likelihoods.mixture.checks import check_int
 from .classifier import BayesClassifier
 
 #: the parameters that may be dictionaries from class label to a value

@@ -15,8 +15,7 @@ from collections.abc import Iterator
 import numpy as np
 from sklearn.base import BaseEstimator
 
-#: a block's temporaries are bounded by about this many bytes.
-BLOCK_BYTES = 1 << 23
+from .._blocks import BLOCK_BYTES  # noqa: F401 (the families import it from here)
 
 
 class Undetermined(ValueError):
@@ -54,8 +53,9 @@ class Likelihood(BaseEstimator):
     def blockwise_reason(self) -> str | None:
         """Why statistics of row blocks cannot simply be merged into this family's fit,
         or None when they can. A family with a reason is fitted on a Dask collection by
-        its own ``fit_blocks(parts, n_classes)`` (passes over the blocks: EM, a second
-        pass for Ledoit-Wolf) if it has one, and refused with the reason otherwise."""
+        its own ``fit_blocks(blocks, n_classes)`` (``blocks`` a
+        :class:`~bayesrule._blocks.Blocks`; passes over the blocks: EM, a second pass for
+        Ledoit-Wolf) if it has one, and refused with the reason otherwise."""
         if not hasattr(self, "statistics"):
             return f"{type(self).__name__} has no additive statistics"
         return None

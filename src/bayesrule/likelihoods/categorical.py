@@ -19,9 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._text import FEATURES_SHOWN, block
+from ..stats.values import check_unseen, encode, lookup, numeric, union, value_codes, value_table
 from .base import BLOCK_BYTES, Likelihood, check_alpha
 from .discrete.cpt import lookup_table
-from .discrete.values import check_unseen, encode, lookup, numeric, union, value_codes, value_table
 
 
 # --------------------------------------------------------------------------- statistics
@@ -237,8 +238,6 @@ class Categorical(Likelihood):
 
     def describe(self, classes, feature_names) -> list[str]:
         """Readable lines: per feature its values and ``P(value | class)``."""
-        from ..summary import FEATURES_SHOWN, block
-
         lines = [
             f"Categorical, alpha={self.alpha!r}, unseen={self.unseen!r}; P(value | class), "
             f"rows: classes {', '.join(map(str, classes))}"

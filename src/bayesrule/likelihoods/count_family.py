@@ -16,6 +16,7 @@ import scipy.sparse as sp
 
 from .._engines import sparse as kernels
 from .._engines.threads import n_threads
+from .._text import FEATURES_SHOWN, block
 from ..stats.counts import COUNTS, CountStats, _has_nan, check_values, count_statistics, locate
 from .base import BLOCK_BYTES, Likelihood, check_alpha
 
@@ -217,8 +218,6 @@ class CountLikelihood(Likelihood):
 
     def _feature_lines(self, title: str, table: np.ndarray, classes, names) -> list[str]:
         """``title`` and one block per class of the first 20 features of ``table``."""
-        from ..summary import FEATURES_SHOWN, block
-
         shown = min(FEATURES_SHOWN, table.shape[1])
         lines = [f"{title}; features {', '.join(map(str, names[:shown]))}"]
         for c, label in enumerate(classes):

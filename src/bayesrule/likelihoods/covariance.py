@@ -105,6 +105,97 @@ class Structure:
         shape = self._per_class(n_features)[0]
         return shape if self.tied else (n_classes, *shape)
 
+    def draw(self, means, covariances, counts, rng) -> np.ndarray:
+        """``counts[c]`` draws of N(means[c], Sigma_c), rows in class order."""
+        C, d = means.shape
+        blocks = []
+        if self.dense:
+            chol = np.linalg.cholesky(self.full(covariances, C, d))
+        else:
+            sd = np.broadcast_to(np.sqrt(self.kernel(covariances, C, d)), (C, d))
+        for c, k in enumerate(counts):
+            z = rng.standard_normal((int(k), d))
+            blocks.append(means[c] + (z @ chol[c].T if self.dense else z * sd[c]))
+        return np.concatenate(blocks) if blocks else np.empty((0, d))
+
+    def given(self, means, covariances, name: str):
+        """Known means (C, d) and covariances (native shape) as float arrays, checked:
+        shapes, finite values, symmetric matrices (``name``: the caller's argument)."""
+        means = np.array(means, dtype=np.float64, ndmin=2)
+        n_classes, d = means.shape
+        cov = np.asarray(covariances, dtype=np.float64)
+        expected = self.native_shape(n_classes, d)
+        if cov.shape != expected:
+            raise ValueError(
+                f"{name} for covariance={self.name!r} with {n_classes} classes and "
+                f"{d} features must have shape {expected}, got {cov.shape}"
+            )
+        if not np.all(np.isfinite(means)) or not np.all(np.isfinite(cov)):
+            raise ValueError("means and covariances must be finite.")
+        if self.dense:
+            kern = self.kernel(cov, n_classes, d)
+            scale = np.abs(kern).max(axis=(1, 2), keepdims=True)
+            if (np.abs(kern - np.swapaxes(kern, -1, -2)) > 1e-10 * scale).any():
+                raise ValueError(f"{name} must be symmetric matrices.")
+        return means, cov
+
+    def factorise(self, kern: np.ndarray, counts=None, given=None):
+        """Precision factors of the kernel (:meth:`kernel`) and ``ln |Sigma|^(-1/2)`` per
+        kernel entry: upper Cholesky factors U (``U U^T = Sigma^-1``) for dense
+        structures, precisions ``1 / sigma^2`` otherwise. A singular covariance raises
+        :class:`Undetermined` (from data: ``counts``) or ValueError (``given`` parameters,
+        named)."""
+        if self.dense:
+            prec = np.empty_like(kern)
+            log_det = np.empty(kern.shape[0])
+            for k, S in enumerate(kern):
+                U = precision_cholesky(S, k, self.tied, counts, given)
+                prec[k] = U
+                log_det[k] = np.log(np.diag(U)).sum()
+            return prec, log_det
+        bad = ~(kern > 0)
+        if bad.any():
+            k, j = np.argwhere(bad)[0]
+            where = "all classes" if self.tied else f"the class at position {k}"
+            if given is not None:
+                raise ValueError(
+                    f"{given} must be positive; feature {j} has variance "
+                    f"{float(kern[k, j])!r} in {where}."
+                )
+            raise Undetermined(
+                f"feature {j} has zero variance in {where}; the density is singular. "
+                "Regularise it (reg_covar > 0, or var_smoothing > 0 for GaussianNB) "
+                "or drop the feature."
+            )
+        prec = 1.0 / kern
+        return prec, 0.5 * np.log(prec).sum(axis=1)
+
+    def mahalanobis(self, P, M, centred_means, Xc, relative: bool) -> np.ndarray:
+        """Squared Mahalanobis distances (C, rows) of rows ``Xc`` (centred on a reference)
+        to each class mean, from precision factors ``P`` (:meth:`factorise`), projected
+        means ``M`` and the means centred on the same reference; with ``relative`` a tied
+        diagonal structure may leave out the row's own term (the same for every class)."""
+        C, d = M.shape
+        if self.dense and not self.tied:  # z_c = U_c^T (x - mu_c), all classes
+            Z = np.concatenate(P, axis=1).T @ Xc.T
+            Z -= M.reshape(C * d, 1)
+            Z *= Z
+            return Z.reshape(C, d, -1).sum(axis=1)
+        if self.dense:  # tied: exact ||U^T x - U^T mu_c||^2, no cancellation
+            Z = Xc @ P[0]
+            maha = np.empty((C, Z.shape[0]))
+            for c in range(C):
+                diff = Z - M[c]
+                maha[c] = np.einsum("ij,ij->i", diff, diff)
+            return maha
+        # diagonal: sum_j p_cj (x_j - mu_cj)^2 = x^2.p_c - 2 x.(p_c mu_c) + mu_c.(p_c mu_c)
+        maha = (-2.0 * M) @ Xc.T
+        maha += (centred_means * M).sum(axis=1)[:, None]
+        if self.tied and relative:
+            return maha
+        maha += P @ (Xc * Xc).T
+        return maha
+
 
 STRUCTURES = {
     name: Structure(name, form, tied)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._blocks import add
+from .._text import block
 from ..stats.moments import ClassMoments, class_moments, merge
 from .base import BLOCK_BYTES, Likelihood, Undetermined
 from .covariance import (
@@ -26,7 +28,6 @@ from .covariance import (
     ledoit_wolf_scales,
     ledoit_wolf_sums,
     pooled_moments,
-    precision_cholesky,
 )
 
 LOG_2PI = np.log(2.0 * np.pi)
@@ -146,29 +147,23 @@ class Gaussian(Likelihood):
         tied, covariance = ledoit_wolf_fit(X, y, n_classes, sample_weight, self._check_counts)
         return self.set_statistics(tied, _covariance=covariance)
 
-    def fit_blocks(self, parts, n_classes):
-        """Fit on row blocks (Dask delayed ``(X, y, w)`` triples or None, ``y`` class
-        positions), as :meth:`fit` on all of them: the statistics of every block merged
-        in a tree; with ``shrinkage="auto"``, full class moments, then a second pass for
-        the Ledoit-Wolf sums (see :func:`~bayesrule.likelihoods.covariance.ledoit_wolf_sums`).
+    def fit_blocks(self, blocks, n_classes):
+        """Fit on row blocks (a :class:`~bayesrule._blocks.Blocks` of ``(X, y, w)``,
+        ``y`` class positions), as :meth:`fit` on all of them: the statistics of every
+        block merged; with ``shrinkage="auto"``, full class moments, then a second pass
+        for the Ledoit-Wolf sums (see :func:`~bayesrule.likelihoods.covariance.ledoit_wolf_sums`).
         """
-        import dask
-
-        from .._dask import _add, tree
-
         structure = self._check_params()
         auto = isinstance(self.shrinkage, str)
         kind = "full" if auto else structure.stats_kind
-        stats = tree(
-            [dask.delayed(_block_moments)(self, p, n_classes, kind) for p in parts], _merge
-        )
+        stats = blocks.map_reduce(_block_moments, _merge, self, n_classes, kind)
         if stats is None:
             raise ValueError("X has no rows: every block of the Dask collection is empty.")
         if not auto:
             return self.set_statistics(stats)
         self._check_counts(stats)
         means, scales = stats.mean, ledoit_wolf_scales(stats)
-        beta = tree([dask.delayed(_block_sums)(p, n_classes, means, scales) for p in parts], _add)
+        beta = blocks.map_reduce(_block_sums, add, n_classes, means, scales)
         return self.set_statistics(
             pooled_moments(stats), _covariance=ledoit_wolf_pooled(stats, beta)
         )
@@ -232,23 +227,7 @@ class Gaussian(Likelihood):
 
         ``name`` is the caller's name of the covariance argument (for messages).
         """
-        structure = self._check_params()
-        means = np.array(means, dtype=np.float64, ndmin=2)
-        n_classes, d = means.shape
-        cov = np.asarray(covariances, dtype=np.float64)
-        expected = structure.native_shape(n_classes, d)
-        if cov.shape != expected:
-            raise ValueError(
-                f"{name} for covariance={structure.name!r} with {n_classes} classes and "
-                f"{d} features must have shape {expected}, got {cov.shape}"
-            )
-        if not np.all(np.isfinite(means)) or not np.all(np.isfinite(cov)):
-            raise ValueError("means and covariances must be finite.")
-        if structure.dense:
-            kern = structure.kernel(cov, n_classes, d)
-            scale = np.abs(kern).max(axis=(1, 2), keepdims=True)
-            if (np.abs(kern - np.swapaxes(kern, -1, -2)) > 1e-10 * scale).any():
-                raise ValueError(f"{name} must be symmetric matrices.")
+        means, cov = self._check_params().given(means, covariances, name)
         self._set_parameters(means, cov, means.mean(axis=0), None, given=name)
         self.stats_ = None
         self.epsilon_ = 0.0
@@ -259,34 +238,11 @@ class Gaussian(Likelihood):
         structure = get_structure(self.covariance)
         n_classes, d = means.shape
         kern = structure.kernel(cov, n_classes, d)
-        if structure.dense:
-            prec = np.empty_like(kern)
-            log_det = np.empty(kern.shape[0])
-            for k, S in enumerate(kern):
-                U = precision_cholesky(S, k, structure.tied, counts, given)
-                prec[k] = U
-                log_det[k] = np.log(np.diag(U)).sum()
-        else:
-            bad = ~(kern > 0)
-            if bad.any():
-                k, j = np.argwhere(bad)[0]
-                where = "all classes" if structure.tied else f"the class at position {k}"
-                if given is not None:
-                    raise ValueError(
-                        f"{given} must be positive; feature {j} has variance "
-                        f"{float(kern[k, j])!r} in {where}."
-                    )
-                raise Undetermined(
-                    f"feature {j} has zero variance in {where}; the density is singular. "
-                    "Regularise it (reg_covar > 0, or var_smoothing > 0 for GaussianNB) "
-                    "or drop the feature."
-                )
-            prec = 1.0 / kern
-            log_det = 0.5 * np.log(prec).sum(axis=1)
+        prec, log_det = structure.factorise(kern, counts, given)
         if not structure.dense and not structure.tied:
-            # centre each feature on the mean of its tightest class: the expansion in
-            # _maha then cancels nothing where precisions are large (e.g. a feature that
-            # is constant within a class and has only the smoothing variance)
+            # centre each feature on the mean of its tightest class: the expanded
+            # Mahalanobis terms then cancel nothing where precisions are large (e.g. a
+            # feature constant within a class, with only the smoothing variance)
             ref = means[np.argmax(prec, axis=0), np.arange(d)]
         self.means_ = means
         self.covariances_ = cov
@@ -355,8 +311,9 @@ class Gaussian(Likelihood):
             out += self.linear_intercept_[:, None]
             return out
         Xc = np.subtract(X, self.reference_, dtype=np.float64)
-        out = self._maha(Xc, structure, relative)
-        P = self.precisions_cholesky_
+        centred = self.means_ - self.reference_
+        P, M = self.precisions_cholesky_, self.projected_means_
+        out = structure.mahalanobis(P, M, centred, Xc, relative)
         for c in self.exact_classes_:
             # far from the reference: centre on the class itself, nothing cancels
             diff = np.subtract(X, self.means_[c], dtype=np.float64)
@@ -378,9 +335,9 @@ class Gaussian(Likelihood):
     def _observed_only(self, X) -> np.ndarray:
         """Log-densities (C, rows) over each row's observed features (NaN drops out).
 
-        The expansion of ``_maha`` on centred data with missing entries set to 0, the
-        terms that do not depend on x (and the normalisers) summed over observed features
-        only; classes far from the reference are evaluated directly.
+        The expansion of ``Structure.mahalanobis`` on centred data with missing entries
+        set to 0, the terms that do not depend on x (and the normalisers) summed over
+        observed features only; classes far from the reference are evaluated directly.
         """
         observed = ~np.isnan(X)
         mask = observed.astype(np.float64)
@@ -399,32 +356,20 @@ class Gaussian(Likelihood):
         out += (0.5 * (np.log(P) - LOG_2PI)) @ mask.T  # each observed feature's normaliser
         return out
 
-    def _maha(self, Xc, structure, relative: bool) -> np.ndarray:
-        """Squared Mahalanobis distances to each class mean (C, rows), maybe row-shifted."""
-        P, M = self.precisions_cholesky_, self.projected_means_
-        C, d = M.shape
-        if structure.dense and not structure.tied:  # z_c = U_c^T (x - mu_c), all classes
-            Z = np.concatenate(P, axis=1).T @ Xc.T
-            Z -= M.reshape(C * d, 1)
-            Z *= Z
-            return Z.reshape(C, d, -1).sum(axis=1)
-        if structure.dense:  # tied: exact ||U^T x - U^T mu_c||^2, no cancellation
-            Z = Xc @ P[0]
-            maha = np.empty((C, Z.shape[0]))
-            for c in range(C):
-                diff = Z - M[c]
-                maha[c] = np.einsum("ij,ij->i", diff, diff)
-            return maha
-        # diagonal: sum_j p_cj (x_j - mu_cj)^2 = x^2.p_c - 2 x.(p_c mu_c) + mu_c.(p_c mu_c)
-        centred = self.means_ - self.reference_
-        maha = (-2.0 * M) @ Xc.T
-        maha += (centred * M).sum(axis=1)[:, None]
-        if structure.tied and relative:
-            return maha
-        maha += P @ (Xc * Xc).T
-        return maha
-
     # ----------------------------------------------------------------- model size, sampling
+    def describe(self, classes, feature_names) -> list[str]:
+        """Lines of the fitted parameters for ``summary()``: mean and covariance per class."""
+        structure = get_structure(self.covariance)
+        lines = [f"Gaussian, covariance={self.covariance!r}; features {', '.join(feature_names)}"]
+        if structure.tied:
+            lines += block(f"shared covariance ({structure.name})", self.covariances_)
+        for c, label in enumerate(classes):
+            lines.append(f"class {label}:")
+            lines += block("mean", self.means_[c])
+            if not structure.tied:
+                lines += block(f"covariance ({structure.name})", self.covariances_[c])
+        return lines
+
     def n_parameters(self) -> int:
         """Free parameters: the means and the covariances."""
         C, d = self.means_.shape
@@ -432,26 +377,13 @@ class Gaussian(Likelihood):
 
     def sample(self, counts, random_state) -> np.ndarray:
         """``counts[c]`` draws of class c, rows in class order, shape (sum(counts), d)."""
-        rng = random_state
         structure = get_structure(self.covariance)
-        C, d = self.means_.shape
-        blocks = []
-        if structure.dense:
-            chol = np.linalg.cholesky(self.full_covariances())
-        else:
-            sd = np.sqrt(structure.kernel(self.covariances_, C, d))
-            sd = np.broadcast_to(sd, (C, d))
-        for c, k in enumerate(counts):
-            z = rng.standard_normal((int(k), d))
-            blocks.append(self.means_[c] + (z @ chol[c].T if structure.dense else z * sd[c]))
-        return np.concatenate(blocks) if blocks else np.empty((0, d))
+        return structure.draw(self.means_, self.covariances_, counts, random_state)
 
 
-# ----------------------------------------------------------------- block tasks (Dask)
-def _block_moments(like, part, n_classes, kind):
-    """One checked block's class moments of ``kind`` (None for an empty block)."""
-    if part is None:
-        return None
+# ----------------------------------------------------------------- block passes
+def _block_moments(part, like, n_classes, kind):
+    """One checked block's class moments of ``kind``."""
     X, y, w = part
     if kind == like._check_params().stats_kind:
         return like.statistics(X, y, n_classes, w)
@@ -459,9 +391,7 @@ def _block_moments(like, part, n_classes, kind):
 
 
 def _block_sums(part, n_classes, means, scales):
-    """One checked block's Ledoit-Wolf sums (None for an empty block)."""
-    if part is None:
-        return None
+    """One checked block's Ledoit-Wolf sums."""
     X, y, w = part
     return ledoit_wolf_sums(X, y, n_classes, w, means, scales)
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._text import FEATURES_SHOWN, block
 from .base import BLOCK_BYTES, Likelihood, Undetermined
 
 RULES = ("scott", "silverman")
@@ -307,8 +308,6 @@ class Kernel(Likelihood):
 
     def describe(self, classes, feature_names) -> list[str]:
         """Readable lines: sample counts per class and the bandwidths."""
-        from ..summary import FEATURES_SHOWN, block
-
         data = self.stats_
         lines = [
             f"Kernel density (Gaussian kernel), bandwidth={self.bandwidth!r}; nonparametric: "

@@ -193,13 +193,11 @@ class Product(Likelihood):
 
     def describe(self, classes, feature_names) -> list[str]:
         """Each block's parameters, under the names of its columns."""
-        from ..summary import describe_likelihood
-
         lines = []
         for family, cols in self.blocks_:
             names = [feature_names[j] for j in cols]
             lines.append(f"block {type(family).__name__} on {', '.join(map(str, names))}:")
-            lines += ["  " + line for line in describe_likelihood(family, classes, names)]
+            lines += ["  " + line for line in family.describe(classes, names)]
         return lines
 
 

@@ -2,17 +2,21 @@
 
 Every function takes a fitted estimator and an optional matplotlib ``Axes`` and returns
 the ``Axes``; pyplot is imported only when a function is called. One module per kind of
-figure: ``regions`` (decision regions, posterior maps, likelihood contours of two-feature
-models), ``extra`` (decisions under other priors or losses, prior sweeps, scatter plots),
-``slices`` (2-D slices of models with more features), ``mixture`` (mixture components, BIC
-curves), ``structure`` (dependence graphs of semi-naive Bayes) and ``decision`` (Chow's
-error-reject curve).
+figure: ``regions`` (decision regions of two-feature models, also under other priors or
+losses), ``densities`` (posterior maps, likelihood contours), ``extra`` (prior sweeps,
+scatter plots), ``slices`` (2-D slices of models with more features), ``mixture``
+(mixture components, BIC curves), ``structure`` (dependence graphs of semi-naive
+Bayes) and ``decision`` (Chow's error-reject curve); ``_axes`` holds what they share
+(pyplot on demand, colours, grids).
 """
 
+from ._axes import REJECT_COLOR
 from .decision import reject_curve
-from .extra import Slice, decision_regions_under, prior_sweep, scatter, slice_for
+from .densities import likelihood_contours, posterior_map
+from .extra import prior_sweep, scatter
 from .mixture import bic_curve, mixture_components
-from .regions import REJECT_COLOR, decision_regions, likelihood_contours, posterior_map
+from .regions import decision_regions, decision_regions_under
+from .slices import Slice, slice_for
 from .structure import dependence_graph
 
 __all__ = [

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..decision.reject import reject_curve as _reject_curve
+from ._axes import _pyplot
 
 __all__ = ["reject_curve"]
 
@@ -56,7 +57,6 @@ def reject_curve(estimator, X, y, costs=None, *, ax=None, n_labels=6, title=None
     'reject rate'
     >>> plt.close(ax.figure)
     """
-    from .regions import _pyplot  # here: bayesrule.plot imports this module at its end
 
     plt = _pyplot()
     curve = _reject_curve(estimator, X, y, costs=costs)

@@ -1,5 +1,4 @@
-"""More figures of a fitted classifier: decisions under other priors or losses, the
-training data, a sweep over priors, and 2-D slices of models with more features.
+"""More figures of a fitted classifier: a sweep over priors and the training data.
 
 matplotlib is optional (``pip install 'bayesrule[plot]'``) and imported only when a
 figure is drawn. The figures share :mod:`bayesrule.plot`'s colours: class ``k`` of
@@ -13,119 +12,10 @@ import math
 import numpy as np
 
 from .._validation import encode_labels
-from ..decision import LossMatrix
-from ..decision.posterior_decision import Decision
-from ..priors import resolve_priors
 from ..report import _check_fitted
-from .slices import Slice, slice_for
-
-__all__ = ["Slice", "decision_regions_under", "prior_sweep", "scatter", "slice_for"]
-
-
-def _priors_text(classes, values) -> str:
-    return ", ".join(f"{c} {v:.2f}" for c, v in zip(classes.tolist(), values, strict=True))
-
-
-def _loss_text(loss: LossMatrix) -> str:
-    if loss.is_zero_one():
-        return "zero-one loss"
-    m, c = loss.matrix, loss.n_classes
-    square = np.array_equal(m[:c], 1.0 - np.eye(c))
-    if square and np.ptp(m[c]) == 0:
-        return f"zero-one loss, reject cost {m[c, 0]:g}"
-    return "loss [" + "; ".join(" ".join(f"{v:g}" for v in row) for row in m) + "]"
-
-
-def _prior_values(estimator, priors) -> np.ndarray:
-    if priors is None:
-        return np.asarray(estimator.class_prior_, dtype=float)
-    count = getattr(estimator, "class_count_", None)
-    return resolve_priors(priors, np.asarray(estimator.classes_), count)
-
-
-class _Under:
-    """``estimator`` deciding under other priors and/or another loss (for the plots):
-    its posteriors under ``priors``, decided by the one decision component."""
-
-    def __init__(self, estimator, priors, loss):
-        self.estimator, self.priors = estimator, priors
-        self.classes_ = np.asarray(estimator.classes_)
-        self.n_features_in_ = getattr(estimator, "n_features_in_", None)
-        if getattr(estimator, "feature_names_in_", None) is not None:
-            self.feature_names_in_ = estimator.feature_names_in_
-        if loss is None:  # the estimator's own loss and actions
-            self.loss, self._decision = None, None
-            self.actions_ = np.asarray(getattr(estimator, "actions_", self.classes_))
-            self.reject_label_ = getattr(estimator, "reject_label_", "reject")
-        else:
-            label = getattr(estimator, "reject_label_", getattr(estimator, "reject_label", None))
-            self._decision = Decision.resolve(self.classes_, loss=loss, reject_label=label)
-            self.loss = self._decision.loss
-            self.reject_label_, self.actions_ = self._decision.reject_label, self._decision.actions
-
-    def predict(self, X):
-        if self._decision is None:
-            return self.estimator.predict(X, priors=self.priors)
-        return self._decision.decide(self.estimator.predict_proba(X, priors=self.priors))
-
-
-def decision_regions_under(
-    estimator, X=None, y=None, *, priors=None, loss=None, ax=None, title=None, **kwargs
-):
-    """Decision regions of a fitted classifier under other priors and/or another loss.
-
-    Without refitting: the posteriors are ``estimator.predict_proba(grid, priors=priors)``
-    and each cell takes the Bayes action ``argmin_a sum_j L[a, j] P(w_j | x)`` of
-    ``loss`` (:func:`bayesrule.decision.bayes_action`), grey where a reject row wins
-    (Chow's rule). This is how seed 003's figures 8 and 9 show losses and priors
-    moving the boundaries.
-
-    Parameters
-    ----------
-    estimator : fitted bayesrule estimator with 2 features (or a :class:`Slice`)
-    X, y : array-like, optional
-        Data setting the area and drawn on top, as in :func:`bayesrule.plot.decision_regions`.
-    priors : None, "empirical", "uniform", array-like or dict, optional
-        Priors to decide under; None keeps the fitted ones.
-    loss : None, array-like or LossMatrix, optional
-        Loss to decide under, (C, C) or (C + 1, C) with a reject row last; a
-        ``LossMatrix`` with ``classes`` is aligned to ``classes_``. None keeps the
-        estimator's own loss.
-    ax : matplotlib.axes.Axes, optional
-    title : str, optional
-        Default: the priors and loss given, e.g. ``"priors a 0.80, b 0.20"``; ``""`` for none.
-    **kwargs
-        ``resolution``, ``padding``, ``xlim``, ``ylim``, ``alpha`` of ``decision_regions``.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-
-    Examples
-    --------
-    >>> import matplotlib.pyplot as plt
-    >>> import bayesrule
-    >>> from bayesrule.datasets import fruit
-    >>> X, y = fruit(200, random_state=0, return_X_y=True)
-    >>> clf = bayesrule.QuadraticDiscriminant().fit(X, y)
-    >>> ax = decision_regions_under(clf, X, y, priors="uniform",
-    ...                             loss=bayesrule.LossMatrix.with_reject(3, 0.1), resolution=40)
-    >>> ax.get_title()
-    'priors apple 0.33, grapefruit 0.33, orange 0.33; zero-one loss, reject cost 0.1'
-    >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['apple', 'grapefruit', 'orange', 'reject']
-    >>> plt.close(ax.figure)
-    """
-    from . import decision_regions
-
-    _check_fitted(estimator)
-    values = _prior_values(estimator, priors)  # validates the priors before drawing
-    under = _Under(estimator, priors, loss)
-    if title is None:
-        parts = [] if priors is None else [f"priors {_priors_text(under.classes_, values)}"]
-        parts += [] if under.loss is None else [_loss_text(under.loss)]
-        title = "; ".join(parts) or None
-    return decision_regions(under, X, y, ax=ax, title=title, **kwargs)
+from ._axes import _class_colors, _label_axes, _pyplot
+from .regions import _prior_values, _priors_text, decision_regions_under
+from .slices import Slice
 
 
 def _sweep_entries(estimator, priors_list) -> list:
@@ -215,7 +105,6 @@ def prior_sweep(
     (5, 5)
     >>> plt.close(axes[0].figure)
     """
-    from .regions import _pyplot
 
     plt = _pyplot()
     _check_fitted(estimator)
@@ -285,7 +174,6 @@ def scatter(estimator, X, y=None, *, ax=None, size=10, alpha=1.0, title=None):
     [('apple', 50), ('grapefruit', 50), ('orange', 50)]
     >>> plt.close(ax.figure)
     """
-    from .regions import _class_colors, _label_axes, _pyplot
 
     plt = _pyplot()
     columns = getattr(X, "columns", None)

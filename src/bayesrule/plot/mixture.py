@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..report import _check_fitted
+from ._axes import _class_colors, _finish, _pyplot, _scatter
 
 __all__ = ["bic_curve", "mixture_components"]
 
@@ -119,7 +120,6 @@ def mixture_components(
     3
     >>> plt.close(ax.figure)
     """
-    from .regions import _class_colors, _finish, _pyplot, _scatter
 
     plt = _pyplot()
     from matplotlib.colors import to_rgba
@@ -230,7 +230,6 @@ def bic_curve(estimator, *, ax=None, title: str | None = None):
     ['class 1, full', 'class 2, full']
     >>> plt.close(ax.figure)
     """
-    from .regions import _class_colors, _pyplot
 
     plt = _pyplot()
     from matplotlib.lines import Line2D

@@ -1,146 +1,19 @@
-"""Figures of a fitted two-feature Bayes classifier: regions, posteriors, likelihoods.
+"""Decision regions of a fitted two-feature classifier, under its own decision or
+under other priors and losses (no refit).
 
-matplotlib is an optional dependency (``pip install 'bayesrule[plot]'``); it is
-imported only when a function here is called. Every function takes an optional
-matplotlib ``Axes`` and returns the Axes it drew on.
+Every function takes an optional matplotlib ``Axes`` and returns the Axes it drew on.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
 from .._validation import encode_labels
+from ..decision import LossMatrix
+from ..decision.posterior_decision import Decision
+from ..priors import resolve_priors
 from ..report import _check_fitted
-
-#: Colour of the reject action's region.
-REJECT_COLOR = "#b3b3b3"
-
-# tab10 without its grey, so that grey only ever means "reject".
-_CLASS_COLORS = (
-    "#1f77b4",
-    "#ff7f0e",
-    "#2ca02c",
-    "#d62728",
-    "#9467bd",
-    "#8c564b",
-    "#e377c2",
-    "#bcbd22",
-    "#17becf",
-)
-
-
-def _pyplot():
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise ImportError(
-            "bayesrule.plot needs matplotlib, which is not installed; "
-            "install it with: pip install 'bayesrule[plot]'"
-        ) from exc
-    return plt
-
-
-def _class_colors(n: int) -> list:
-    if n <= len(_CLASS_COLORS):
-        return list(_CLASS_COLORS[:n])
-    import matplotlib as mpl
-
-    return [mpl.colormaps["turbo"](t) for t in np.linspace(0.05, 0.95, n)]
-
-
-def _check_two_features(estimator, func: str) -> int:
-    _check_fitted(estimator)
-    d = getattr(estimator, "n_features_in_", None)
-    if d is not None and d != 2:
-        raise ValueError(
-            f"{func} draws a plane, so it needs an estimator fitted on exactly 2 features, "
-            f"but this one has {d}. Fit a copy on two columns, e.g. X[:, [0, 1]], to plot it."
-        )
-    return 2
-
-
-def _grid(estimator, X, xlim, ylim, padding, resolution, func):
-    """Grid axes (xs, ys) and the (resolution**2, 2) points, in the estimator's input type.
-
-    Checks first that the estimator is fitted on two features.
-    """
-    _check_two_features(estimator, func)
-    if isinstance(resolution, bool) or not isinstance(resolution, (int, np.integer)):
-        raise TypeError(f"resolution must be an integer, got {resolution!r}.")
-    if resolution < 2:
-        raise ValueError(f"resolution must be at least 2, got {resolution}.")
-    limits = [xlim, ylim]
-    if X is not None:
-        if sp.issparse(X):
-            raise TypeError(f"{func} draws a plane of two numeric features; X is sparse.")
-        try:
-            data = np.asarray(X, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(
-                f"{func} draws a plane of two numeric features, and X has values that are "
-                f"not numbers ({exc}); categorical features have no plane to draw."
-            ) from exc
-        if data.ndim != 2 or data.shape[1] != 2:
-            raise ValueError(f"X must have shape (n_samples, 2), got {data.shape}.")
-        for k in range(2):
-            if limits[k] is None:
-                lo, hi = np.nanmin(data[:, k]), np.nanmax(data[:, k])
-                pad = padding * (hi - lo) if hi > lo else max(abs(lo), 1.0) * 0.5
-                limits[k] = (lo - pad, hi + pad)
-    if limits[0] is None or limits[1] is None:
-        raise ValueError(f"{func} needs X, or both xlim and ylim, to know which area to draw.")
-    xs = np.linspace(*map(float, limits[0]), resolution)
-    ys = np.linspace(*map(float, limits[1]), resolution)
-    xx, yy = np.meshgrid(xs, ys)
-    points = np.column_stack([xx.ravel(), yy.ravel()])
-    names = getattr(estimator, "feature_names_in_", None)
-    if names is not None:
-        try:
-            import pandas as pd
-        except ImportError:
-            pass
-        else:
-            points = pd.DataFrame(points, columns=list(names))
-    return xs, ys, points
-
-
-def _label_axes(ax, names, title):
-    """Name the two axes (``names``, else ``x[0]``/``x[1]``) and set ``title`` if given."""
-    labels = [str(n) for n in names] if names is not None else ["x[0]", "x[1]"]
-    ax.set_xlabel(labels[0])
-    ax.set_ylabel(labels[1])
-    if title is not None:
-        ax.set_title(title)
-    return ax
-
-
-def _finish(ax, estimator, title, xs, ys):
-    ax.set_xlim(xs[0], xs[-1])
-    ax.set_ylim(ys[0], ys[-1])
-    return _label_axes(ax, getattr(estimator, "feature_names_in_", None), title)
-
-
-def _scatter(ax, X, y, estimator, colors, size=10):
-    if X is None:
-        if y is not None:
-            raise ValueError("y was given without X; pass the samples X that y labels.")
-        return
-    data = np.asarray(X, dtype=float)
-    if y is None:
-        ax.scatter(data[:, 0], data[:, 1], s=size, c="k", marker=".", linewidths=0)
-        return
-    y_idx = encode_labels(y, estimator.classes_)
-    if y_idx.shape[0] != data.shape[0]:
-        raise ValueError(f"X has {data.shape[0]} samples but y has {y_idx.shape[0]}.")
-    ax.scatter(
-        data[:, 0],
-        data[:, 1],
-        s=size,
-        c=[colors[i] for i in y_idx],
-        edgecolors="k",
-        linewidths=0.2,
-    )
+from ._axes import REJECT_COLOR, _class_colors, _finish, _grid, _pyplot, _scatter
 
 
 def decision_regions(
@@ -205,8 +78,6 @@ def decision_regions(
     >>> plt.close(ax.figure)
     """
     if priors is not None or loss is not None:  # decide under other priors or loss
-        from .extra import decision_regions_under
-
         return decision_regions_under(
             estimator,
             X,
@@ -256,55 +127,80 @@ def decision_regions(
     return _finish(ax, estimator, title, xs, ys)
 
 
-def _class_position(estimator, class_index_or_label) -> int:
-    labels = np.asarray(estimator.classes_).tolist()
-    if class_index_or_label in labels:
-        return labels.index(class_index_or_label)
-    value = class_index_or_label
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        if -len(labels) <= value < len(labels):
-            return int(value) % len(labels)
-    raise ValueError(
-        f"class_index_or_label={value!r} is neither a class label {labels} "
-        f"nor an index below {len(labels)}."
-    )
+def _priors_text(classes, values) -> str:
+    return ", ".join(f"{c} {v:.2f}" for c, v in zip(classes.tolist(), values, strict=True))
 
 
-def posterior_map(
-    estimator,
-    class_index_or_label,
-    X=None,
-    *,
-    y=None,
-    ax=None,
-    resolution: int = 200,
-    padding: float = 0.1,
-    xlim=None,
-    ylim=None,
-    cmap: str = "viridis",
-    colorbar: bool = True,
-    title: str | None = None,
+def _loss_text(loss: LossMatrix) -> str:
+    if loss.is_zero_one():
+        return "zero-one loss"
+    m, c = loss.matrix, loss.n_classes
+    square = np.array_equal(m[:c], 1.0 - np.eye(c))
+    if square and np.ptp(m[c]) == 0:
+        return f"zero-one loss, reject cost {m[c, 0]:g}"
+    return "loss [" + "; ".join(" ".join(f"{v:g}" for v in row) for row in m) + "]"
+
+
+def _prior_values(estimator, priors) -> np.ndarray:
+    if priors is None:
+        return np.asarray(estimator.class_prior_, dtype=float)
+    count = getattr(estimator, "class_count_", None)
+    return resolve_priors(priors, np.asarray(estimator.classes_), count)
+
+
+class _Under:
+    """``estimator`` deciding under other priors and/or another loss (for the plots):
+    its posteriors under ``priors``, decided by the one decision component."""
+
+    def __init__(self, estimator, priors, loss):
+        self.estimator, self.priors = estimator, priors
+        self.classes_ = np.asarray(estimator.classes_)
+        self.n_features_in_ = getattr(estimator, "n_features_in_", None)
+        if getattr(estimator, "feature_names_in_", None) is not None:
+            self.feature_names_in_ = estimator.feature_names_in_
+        if loss is None:  # the estimator's own loss and actions
+            self.loss, self._decision = None, None
+            self.actions_ = np.asarray(getattr(estimator, "actions_", self.classes_))
+            self.reject_label_ = getattr(estimator, "reject_label_", "reject")
+        else:
+            label = getattr(estimator, "reject_label_", getattr(estimator, "reject_label", None))
+            self._decision = Decision.resolve(self.classes_, loss=loss, reject_label=label)
+            self.loss = self._decision.loss
+            self.reject_label_, self.actions_ = self._decision.reject_label, self._decision.actions
+
+    def predict(self, X):
+        if self._decision is None:
+            return self.estimator.predict(X, priors=self.priors)
+        return self._decision.decide(self.estimator.predict_proba(X, priors=self.priors))
+
+
+def decision_regions_under(
+    estimator, X=None, y=None, *, priors=None, loss=None, ax=None, title=None, **kwargs
 ):
-    """Heat map of the posterior P(w | x) of one class over the plane.
+    """Decision regions of a fitted classifier under other priors and/or another loss.
+
+    Without refitting: the posteriors are ``estimator.predict_proba(grid, priors=priors)``
+    and each cell takes the Bayes action ``argmin_a sum_j L[a, j] P(w_j | x)`` of
+    ``loss`` (:func:`bayesrule.decision.bayes_action`), grey where a reject row wins
+    (Chow's rule). This is how seed 003's figures 8 and 9 show losses and priors
+    moving the boundaries.
 
     Parameters
     ----------
-    estimator : fitted bayesrule estimator with 2 features
-    class_index_or_label : label or int
-        The class: a label of ``estimator.classes_`` (looked up first), else its
-        position in ``classes_``.
-    X : array-like of shape (n_samples, 2), optional
-        Data whose range sets the area drawn; plotted on top.
-    y : array-like of shape (n_samples,), optional
-        True labels of ``X``; the points are coloured by class.
+    estimator : fitted bayesrule estimator with 2 features (or a :class:`Slice`)
+    X, y : array-like, optional
+        Data setting the area and drawn on top, as in :func:`bayesrule.plot.decision_regions`.
+    priors : None, "empirical", "uniform", array-like or dict, optional
+        Priors to decide under; None keeps the fitted ones.
+    loss : None, array-like or LossMatrix, optional
+        Loss to decide under, (C, C) or (C + 1, C) with a reject row last; a
+        ``LossMatrix`` with ``classes`` is aligned to ``classes_``. None keeps the
+        estimator's own loss.
     ax : matplotlib.axes.Axes, optional
-    resolution, padding, xlim, ylim :
-        As in :func:`decision_regions`.
-    cmap : str, default="viridis"
-    colorbar : bool, default=True
-        Add a colour bar for the probability scale.
     title : str, optional
-        Default: ``"P(<label> | x)"``.
+        Default: the priors and loss given, e.g. ``"priors a 0.80, b 0.20"``; ``""`` for none.
+    **kwargs
+        ``resolution``, ``padding``, ``xlim``, ``ylim``, ``alpha`` of ``decision_regions``.
 
     Returns
     -------
@@ -315,108 +211,21 @@ def posterior_map(
     >>> import matplotlib.pyplot as plt
     >>> import bayesrule
     >>> from bayesrule.datasets import fruit
-    >>> from bayesrule.plot import posterior_map
     >>> X, y = fruit(200, random_state=0, return_X_y=True)
     >>> clf = bayesrule.QuadraticDiscriminant().fit(X, y)
-    >>> ax = posterior_map(clf, "orange", X, resolution=50)
+    >>> ax = decision_regions_under(clf, X, y, priors="uniform",
+    ...                             loss=bayesrule.LossMatrix.with_reject(3, 0.1), resolution=40)
     >>> ax.get_title()
-    'P(orange | x)'
+    'priors apple 0.33, grapefruit 0.33, orange 0.33; zero-one loss, reject cost 0.1'
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['apple', 'grapefruit', 'orange', 'reject']
     >>> plt.close(ax.figure)
     """
-    plt = _pyplot()
-    xs, ys, points = _grid(estimator, X, xlim, ylim, padding, resolution, "posterior_map")
-    k = _class_position(estimator, class_index_or_label)
-    proba = np.asarray(estimator.predict_proba(points), dtype=float)[:, k]
-    if ax is None:
-        _, ax = plt.subplots()
-    label = str(np.asarray(estimator.classes_)[k])
-    mesh = ax.pcolormesh(
-        xs,
-        ys,
-        proba.reshape(len(ys), len(xs)),
-        cmap=cmap,
-        vmin=0.0,
-        vmax=1.0,
-        shading="nearest",
-        rasterized=True,
-    )
-    if colorbar:
-        ax.figure.colorbar(mesh, ax=ax, label=f"P({label} | x)")
-    _scatter(ax, X, y, estimator, _class_colors(len(estimator.classes_)), size=6)
-    return _finish(ax, estimator, f"P({label} | x)" if title is None else title, xs, ys)
-
-
-def likelihood_contours(
-    estimator,
-    X=None,
-    *,
-    y=None,
-    ax=None,
-    levels=8,
-    resolution: int = 200,
-    padding: float = 0.1,
-    xlim=None,
-    ylim=None,
-    title: str | None = None,
-):
-    """Contours of each class-conditional density p(x | w) over the plane.
-
-    Parameters
-    ----------
-    estimator : fitted bayesrule estimator with 2 features and ``log_likelihood``
-    X : array-like of shape (n_samples, 2), optional
-        Data whose range sets the area drawn; plotted on top.
-    y : array-like of shape (n_samples,), optional
-        True labels of ``X``; the points are coloured by class.
-    ax : matplotlib.axes.Axes, optional
-    levels : int or array-like, default=8
-        Number of contour levels per class, evenly spaced between 0 and the class's
-        highest density on the grid, or the density values to draw.
-    resolution, padding, xlim, ylim :
-        As in :func:`decision_regions`.
-    title : str, optional
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-
-    Examples
-    --------
-    >>> import matplotlib.pyplot as plt
-    >>> import bayesrule
-    >>> from bayesrule.datasets import fruit
-    >>> from bayesrule.plot import likelihood_contours
-    >>> X, y = fruit(200, random_state=0, return_X_y=True)
-    >>> clf = bayesrule.QuadraticDiscriminant().fit(X, y)
-    >>> ax = likelihood_contours(clf, X, levels=5, resolution=60)
-    >>> len(ax.get_legend().get_texts())
-    3
-    >>> plt.close(ax.figure)
-    """
-    plt = _pyplot()
-    from matplotlib.lines import Line2D
-
-    if not hasattr(estimator, "log_likelihood"):
-        raise TypeError(
-            f"likelihood_contours needs an estimator with log_likelihood(X); "
-            f"{type(estimator).__name__} has none."
-        )
-    xs, ys, points = _grid(estimator, X, xlim, ylim, padding, resolution, "likelihood_contours")
-    density = np.exp(np.asarray(estimator.log_likelihood(points), dtype=float))
-    classes = np.asarray(estimator.classes_)
-    colors = _class_colors(len(classes))
-    if ax is None:
-        _, ax = plt.subplots()
-    handles = []
-    for k, label in enumerate(classes.tolist()):
-        z = density[:, k].reshape(len(ys), len(xs))
-        lv = levels
-        if isinstance(levels, (int, np.integer)):
-            # evenly spaced strictly inside (0, peak), so each class shows `levels` rings
-            lv = z.max() * np.arange(1, levels + 1) / (levels + 1)
-        if z.max() > 0:
-            ax.contour(xs, ys, z, levels=lv, colors=[colors[k]], linewidths=1.0)
-        handles.append(Line2D([], [], color=colors[k], label=str(label)))
-    _scatter(ax, X, y, estimator, colors, size=6)
-    ax.legend(handles=handles, loc="best", fontsize="small")
-    return _finish(ax, estimator, title, xs, ys)
+    _check_fitted(estimator)
+    values = _prior_values(estimator, priors)  # validates the priors before drawing
+    under = _Under(estimator, priors, loss)
+    if title is None:
+        parts = [] if priors is None else [f"priors {_priors_text(under.classes_, values)}"]
+        parts += [] if under.loss is None else [_loss_text(under.loss)]
+        title = "; ".join(parts) or None
+    return decision_regions(under, X, y, ax=ax, title=title, **kwargs)

@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 
 from ..report import _check_fitted
+from ._axes import _pyplot
 
 __all__ = ["dependence_graph"]
 
@@ -141,7 +142,6 @@ def dependence_graph(estimator, *, ax=None, show_class=True, feature_names=None,
     n = len(parents)
     names = _names(estimator, feature_names, n)
     depth = _depths(parents)
-    from .regions import _pyplot
 
     plt = _pyplot()
     from matplotlib.patches import FancyArrowPatch

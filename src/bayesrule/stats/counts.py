@@ -42,9 +42,9 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from .._blocks import BLOCK_BYTES
 from .._engines import sparse as kernels
 from .._engines.threads import n_threads
-from ..likelihoods.base import BLOCK_BYTES
 
 #: sparse counting handles about this many non-zeros per chunk (bounded temporaries);
 #: worker threads take chunks of at least THREAD_CHUNK_NNZ and of C * d non-zeros.

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ..likelihoods.discrete.values import encode, lookup, union
+from .values import encode, lookup, union
 
 #: the Gram matrices are dense up to this many bytes, then stored by their non-zeros
 DENSE_BYTES = 64 << 20

@@ -3,5 +3,6 @@
 ``network`` (the base: conditional tables over discrete attributes, bins for continuous
 columns), ``one_dependence`` (SPODE and AODE), ``learned`` (TAN and KDB, with learned
 structure), ``structure`` (mutual information, Chow-Liu trees), ``cpt`` (conditional
-probability tables), ``discretize`` (cut points) and ``values`` (encoding of values).
+probability tables) and ``discretize`` (cut points); the values of discrete columns are
+encoded by :mod:`bayesrule.stats.values`.
 """

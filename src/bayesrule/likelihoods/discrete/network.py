@@ -12,7 +12,7 @@ continuous columns (:mod:`~bayesrule.likelihoods.discrete.discretize`):
 * :class:`~bayesrule.likelihoods.discrete.learned.TreeAugmented` (TAN) and
   :class:`~bayesrule.likelihoods.discrete.learned.KDependence` (KDB) in ``network.py``.
 
-Rows are looked up as codes (:func:`~bayesrule.likelihoods.discrete.values.value_codes`): a
+Rows are looked up as codes (:func:`~bayesrule.stats.values.value_codes`): a
 value's position, ``O_j`` for a value never seen, ``O_j + 1`` for a missing one.
 
 On a Dask collection (:meth:`DiscreteNetwork.fit_blocks`) the fit passes over the row
@@ -31,6 +31,7 @@ import numpy as np
 
 from ..._validation import missing_mask
 from ...stats.pair_counts import PairCounts, count_pairs, encode_table
+from ...stats.values import check_unseen, lookup, numeric, value_codes, value_table
 from ..base import BLOCK_BYTES, Likelihood, check_alpha
 from .cpt import flat_index, proba
 from .discretize import (
@@ -42,7 +43,6 @@ from .discretize import (
     merge_distinct,
     table_cuts,
 )
-from .values import check_unseen, lookup, numeric, value_codes, value_table
 
 
 def column_position(value, name: str, d: int) -> int:
@@ -154,13 +154,7 @@ class DiscreteNetwork(Likelihood):
             return {}
         if isinstance(rows, tuple):  # (codes, y, w) of statistics
             return count(*rows)
-        import dask
-
-        from ..._dask import tree
-
-        edges = self.bin_edges_
-        tasks = [dask.delayed(_block_count)(edges, categories, p, count) for p in rows]
-        counted = tree(tasks, _add_counts)
+        counted = rows.map_reduce(_block_count, _add_counts, self.bin_edges_, categories, count)
         return {} if counted is None else counted
 
     def blockwise_reason(self) -> str | None:
@@ -168,36 +162,31 @@ class DiscreteNetwork(Likelihood):
             return "discretize= learns its bins in a first pass over all the data"
         return None
 
-    def fit_blocks(self, parts, n_classes):
-        """Fit on row blocks (Dask delayed ``(X, y, w)`` triples or None, ``y`` class
-        positions), equal to :meth:`fit` on all of them, in passes over the blocks, each
-        merged in a tree: with ``discretize``, every float column's distinct values and
-        their class weights (:func:`~bayesrule.likelihoods.discrete.discretize.distinct_table`),
-        cut into bins as in memory; then the pair counts of the binned blocks; then, when
+    def fit_blocks(self, blocks, n_classes):
+        """Fit on row blocks (a :class:`~bayesrule._blocks.Blocks` of ``(X, y, w)``, ``y``
+        class positions), equal to :meth:`fit` on all of them, in passes over the blocks:
+        with ``discretize``, every float column's distinct values and their class weights
+        (:func:`~bayesrule.likelihoods.discrete.discretize.distinct_table`), cut into bins
+        as in memory; then the pair counts of the binned blocks; then, when
         ``_build`` needs them (KDB with k >= 2), the counts of each attribute with its
         parent combinations, once the structure is chosen from the pair counts."""
-        import dask
-
-        from ..._dask import tree
-
         self._check_common()
         for name in ("bin_edges_", "_bin_bounds", "_rows"):
             self.__dict__.pop(name, None)
         empty = "X has no rows: every block of the Dask collection is empty."
         try:
             if self.discretize is not None:
-                summary = tree(
-                    [dask.delayed(_block_columns)(p, n_classes, self.discretize) for p in parts],
-                    _merge_columns,
+                summary = blocks.map_reduce(
+                    _block_columns, _merge_columns, n_classes, self.discretize
                 )
                 if summary is None:
                     raise ValueError(empty)
                 self._bins_from(summary)
-            stats = tree([dask.delayed(_block_pairs)(self, p, n_classes) for p in parts], _merge)
+            stats = blocks.map_reduce(_block_pairs, _merge, self, n_classes)
             if stats is None:
                 raise ValueError(empty)
             if self._needs_rows(len(stats.categories)):
-                self._rows = list(parts)  # a third pass, over the blocks, in _build
+                self._rows = blocks  # a third pass, over the blocks, in _build
             return self.set_statistics(stats)
         finally:
             self.__dict__.pop("_rows", None)
@@ -356,7 +345,7 @@ def _merge_columns(a, b=None):
     return out
 
 
-def _block_pairs(like, part, n_classes):
+def _block_pairs(part, like, n_classes):
     """The pair counts of a checked block, binned with ``like.bin_edges_`` when set (its
     continuous columns checked on all the data already), else as ``statistics`` does."""
     if part is None:
@@ -374,7 +363,7 @@ def _merge(a, b=None):
     return b if a is None else a if b is None else a.merge(b)
 
 
-def _block_count(edges, categories, part, count):
+def _block_count(part, edges, categories, count):
     """``count(codes, y, w)`` of a checked block, its codes those of ``categories`` (the
     values of all the blocks), binned with ``edges``."""
     if part is None:

@@ -24,7 +24,6 @@ initialisation aside, which sees the weights but draws its seeds differently).
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
@@ -38,8 +37,15 @@ from ..._engines.threads import n_threads
 from ...stats.moments import ClassMoments, class_moments, merge
 from ...stats.soft_moments import SoftSums, exact_scatter
 from ..covariance import get_structure
+from .checks import (
+    _check_previous,
+    check_covariance,
+    check_data,
+    check_enough_rows,
+    check_int,
+    check_real,
+)
 from .model import (
-    COVARIANCES,
     MixtureModel,
     centred_block,
     check_inits,
@@ -162,50 +168,6 @@ def thread_pool(n_rows: int):
 
 
 # --------------------------------------------------------------------- validation
-def check_int(name: str, value, low: int) -> int:
-    """``value`` as an int >= ``low``, or TypeError/ValueError naming ``name``."""
-    if not isinstance(value, numbers.Integral) or isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an integer >= {low}, got {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
-
-
-def check_real(name: str, value) -> float:
-    """``value`` as a finite float >= 0, or TypeError/ValueError naming ``name``."""
-    if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a number >= 0, got {value!r}")
-    if not np.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-    return float(value)
-
-
-def check_covariance(covariance) -> str:
-    if not isinstance(covariance, str) or covariance not in COVARIANCES:
-        raise ValueError(
-            f"covariance must be one of {list(COVARIANCES)} for a mixture, got {covariance!r}"
-        )
-    return covariance
-
-
-def check_data(X, sample_weight):
-    """Finite float rows (zero-weight rows left out) and their weights (None: unit)."""
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1:
-        raise ValueError(f"X must be a non-empty 2-d array (n_samples, n_features), got {X.shape}")
-    if not np.isfinite(X).all():
-        raise ValueError("X must be finite (no NaN or infinity).")
-    if sample_weight is None:
-        return X, None
-    w = np.asarray(sample_weight, dtype=np.float64)
-    if w.shape != (X.shape[0],) or not np.isfinite(w).all() or (w < 0).any():
-        raise ValueError(
-            f"sample_weight must be {X.shape[0]} finite non-negative numbers, got shape {w.shape}"
-        )
-    keep = w > 0
-    if not keep.any():
-        raise ValueError("sample_weight is zero everywhere; give some samples weight.")
-    return (X, w) if keep.all() else (X[keep], w[keep])
 
 
 # --------------------------------------------------------------------- fitting
@@ -299,15 +261,6 @@ def fit_mixture(
     return best
 
 
-def check_enough_rows(K: int, n: int) -> None:
-    """ValueError when a mixture of K components is asked of fewer than K rows."""
-    if n < K:
-        raise ValueError(
-            f"n_components={K} is more than the {n} samples (with positive weight); use "
-            f"n_components <= {n}."
-        )
-
-
 def better(best: MixtureModel | None, model: MixtureModel, max_iter: int) -> MixtureModel:
     """The run to keep of two restarts: the higher final lower bound (the first on ties;
     with ``max_iter=0``, the last start)."""
@@ -346,17 +299,6 @@ def continued(previous, covariance: str, reference) -> MixtureModel:
         previous.precisions_cholesky_,
         reference,
     )
-
-
-def _check_previous(previous, covariance: str, K: int, d: int):
-    if not isinstance(previous, MixtureModel):
-        raise TypeError(f"previous must be a MixtureModel (warm start), got {previous!r}")
-    have = (previous.covariance, previous.n_components, previous.means_.shape[1])
-    if have != (covariance, K, d):
-        raise ValueError(
-            f"previous has covariance={have[0]!r}, {have[1]} components and {have[2]} "
-            f"features; a warm start needs covariance={covariance!r}, {K} and {d}."
-        )
 
 
 def _initial(X, w, K, covariance, reg, rs, inits, reference) -> MixtureModel:

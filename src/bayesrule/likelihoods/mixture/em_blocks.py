@@ -1,4 +1,5 @@
-"""EM over the row blocks of a Dask collection: :func:`fit_mixtures_blocks`.
+"""EM over row blocks (a :class:`~bayesrule._blocks.Blocks`; a Dask collection's, in
+practice): :func:`fit_mixtures_blocks`.
 
 Every mixture asked for (one per class, or every candidate of every class when BIC
 chooses the number of components or the structure) and every restart runs in lockstep:
@@ -24,15 +25,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._dask import tree
 from ...stats.moments import merge
 from ..covariance import get_structure
+from .checks import _check_previous, check_enough_rows
 from .em import (
-    _check_previous,
     _initial,
     _pass_rows,
     better,
-    check_enough_rows,
     continued,
     em_steps,
     warn_unconverged,
@@ -107,14 +106,12 @@ def _sums(part, n_classes, components=0):
     return out
 
 
-def class_sums(parts, n_classes: int, components: int = 0) -> dict:
+def class_sums(blocks, n_classes: int, components: int = 0) -> dict:
     """One pass over the blocks: per class with rows of positive weight, ``(rows, total
     weight, weighted sum of X)`` and, with ``components`` K, its :class:`Distinct` rows up
     to ``K (d + 1)`` (enough to tell whether a mixture of K or fewer components, of any
     structure, has the distinct samples it needs)."""
-    import dask
-
-    return tree([dask.delayed(_sums)(p, n_classes, components) for p in parts], _combine) or {}
+    return blocks.map_reduce(_sums, _combine, n_classes, components) or {}
 
 
 def _passes(part, runs: dict):
@@ -140,15 +137,10 @@ def _log_likelihoods(part, models: dict):
     return out
 
 
-def _heads(parts, classes, rows: int) -> dict:
+def _heads(blocks, classes, rows: int) -> dict:
     """The first ``rows`` rows of each class in ``classes``, reading block by block."""
-    import dask
-
     got = {c: ([], []) for c in classes}
-    for part in parts:
-        if (block := dask.compute(part)[0]) is None:
-            continue
-        X, y, w = block
+    for X, y, w in blocks:
         for c in classes:
             Xc, wc = _rows((X, y, w), c)
             got[c][0].append(Xc)
@@ -159,7 +151,7 @@ def _heads(parts, classes, rows: int) -> dict:
 
 
 def fit_mixtures_blocks(
-    parts,
+    blocks,
     specs,
     *,
     reg_covar,
@@ -171,7 +163,7 @@ def fit_mixtures_blocks(
     sums=None,
     errors="raise",
 ) -> list[Fitted]:
-    """Fit mixtures to the rows of classes held in blocks (Dask delayed ``(X, y, w)``).
+    """Fit mixtures to the rows of classes held in ``blocks`` (a Blocks of ``(X, y, w)``).
 
     ``specs[i]`` is ``(c, where, K, covariance, (weights, means, precisions))``: a
     mixture of class c (several specs may share a class), ``where`` naming it in errors
@@ -191,17 +183,15 @@ def fit_mixtures_blocks(
     Returns per spec a :class:`Fitted`: the best restart and its BIC on all of the
     class's rows; its warnings are returned, not shown.
     """
-    import dask
-
     if errors not in ("raise", "keep"):
         raise ValueError(f"errors must be 'raise' or 'keep', got {errors!r}")
     n_classes = 1 + max((spec[0] for spec in specs), default=-1)
     if sums is None:
-        sums = class_sums(parts, n_classes)
+        sums = class_sums(blocks, n_classes)
     need_head = sorted(
         {spec[0] for spec in specs if _warm(spec) is None and any(v is None for v in spec[4])}
     )
-    heads = _heads(parts, need_head, sample_rows) if need_head else {}
+    heads = _heads(blocks, need_head, sample_rows) if need_head else {}
     starts, failed, caught = {}, {}, {i: [] for i in range(len(specs))}
     bounds = {}  # a warm start's previous lower bound (else -inf)
     for i, spec in enumerate(specs):
@@ -241,7 +231,7 @@ def fit_mixtures_blocks(
     for key, steps in runs.items():
         _advance(key, steps, None, waiting, done, specs, failed, errors)
     while waiting:
-        results = tree([dask.delayed(_passes)(p, dict(waiting)) for p in parts], _combine)
+        results = blocks.map_reduce(_passes, _combine, dict(waiting))
         for key in list(waiting):
             if key in waiting:  # not dropped with a failed restart of its spec
                 del waiting[key]
@@ -255,7 +245,7 @@ def fit_mixtures_blocks(
             warnings.simplefilter("always")
             warn_unconverged(model, max_iter, tol, where=specs[i][1])
         caught[i] += [(str(item.message), item.category) for item in seen]
-    lls = tree([dask.delayed(_log_likelihoods)(p, best) for p in parts], _combine) if best else {}
+    lls = blocks.map_reduce(_log_likelihoods, _combine, best) if best else {}
     out = []
     for i, spec in enumerate(specs):
         if i in failed:

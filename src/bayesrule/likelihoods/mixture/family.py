@@ -10,19 +10,19 @@ total weight, over ``k = 1 .. max_components`` (mclust's approach): the lowest w
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
 from sklearn.utils import check_random_state
 
+from ..._text import FEATURES_SHOWN, block
 from ..base import BLOCK_BYTES, Likelihood
-from .em import check_int, check_real, fit_mixture
+from .checks import INITS, check_mixture_params
+from .em import fit_mixture
+from .em_blocks import class_sums, fit_mixtures_blocks
 from .model import COVARIANCES, MixtureModel, n_free, row_block
 
 __all__ = ["Mixture", "MixtureModel", "fit_mixture"]
-
-INITS = ("weights_init", "means_init", "precisions_init")
 
 
 class Mixture(Likelihood):
@@ -109,59 +109,7 @@ class Mixture(Likelihood):
     # ----------------------------------------------------------------- parameters
     def _check_params(self, n_classes: int) -> dict:
         """The validated settings; ValueError/TypeError naming the parameter."""
-        check_real("reg_covar", self.reg_covar)
-        check_real("tol", self.tol)
-        check_int("max_iter", self.max_iter, 0)
-        check_int("n_init", self.n_init, 1)
-        check_int("max_components", self.max_components, 1)
-        if self.covariance != "bic" and self.covariance not in COVARIANCES:
-            raise ValueError(
-                f"covariance must be one of {[*COVARIANCES, 'bic']}, got {self.covariance!r}"
-            )
-        k = self.n_components
-        if isinstance(k, str):
-            if k != "bic":
-                raise ValueError(f"n_components must be an int, a dict or 'bic', got {k!r}")
-        elif isinstance(k, dict):
-            self._check_keys("n_components", k, n_classes)
-            for c, value in k.items():
-                check_int(f"n_components[{c}]", value, 1)
-        else:
-            check_int("n_components", k, 1)
-        inits = {}
-        for name in INITS:
-            value = getattr(self, name)
-            if value is None:
-                continue
-            if not isinstance(value, dict):
-                raise TypeError(
-                    f"{name} must be None or a dict {{class index: array}}, got {value!r}"
-                )
-            self._check_keys(name, value, n_classes)
-            if value and k == "bic":
-                raise ValueError(
-                    f"{name} fixes the number of components, so it cannot be combined with "
-                    "n_components='bic'; give n_components as an int or a dict."
-                )
-            if value and name == "precisions_init" and self.covariance == "bic":
-                raise ValueError(
-                    "precisions_init fixes the covariance structure, so it cannot be combined "
-                    "with covariance='bic'."
-                )
-            inits[name] = value
-        return inits
-
-    @staticmethod
-    def _check_keys(name: str, value: dict, n_classes: int):
-        bad = [
-            c
-            for c in value
-            if not isinstance(c, numbers.Integral) or isinstance(c, bool) or not 0 <= c < n_classes
-        ]
-        if bad:
-            raise ValueError(
-                f"{name} must be keyed by class index 0 .. {n_classes - 1}, got keys {bad!r}"
-            )
+        return check_mixture_params(self, n_classes)
 
     def _candidates(self, c: int, n_rows: int, distinct: int, d: int) -> list[tuple[str, int]]:
         """The (covariance, k) pairs to fit for class ``c`` (ValueError when impossible)."""
@@ -259,14 +207,13 @@ class Mixture(Likelihood):
         self.mixtures_, self.bic_, self.pending_ = mixtures, tables, None
         return self
 
-    def fit_blocks(self, parts, n_classes):
-        """Fit every class's mixture by EM over row blocks (Dask delayed ``(X, y, w)``
-        triples, ``y`` class positions): one pass over the blocks per iteration, shared
-        by all classes and, when BIC chooses, by all their candidates (see
+    def fit_blocks(self, blocks, n_classes):
+        """Fit every class's mixture by EM over row blocks (a
+        :class:`~bayesrule._blocks.Blocks` of ``(X, y, w)``, ``y`` class positions): one
+        pass over the blocks per iteration, shared by all classes and, when BIC chooses,
+        by all their candidates (see
         :mod:`~bayesrule.likelihoods.mixture.em_blocks`). The candidates, the random starts'
         order, the warm starts, the choice and ``bic_`` are those of :meth:`fit`."""
-        from .em_blocks import class_sums, fit_mixtures_blocks
-
         inits = self._check_params(n_classes)
         previous = self._previous(n_classes)
         choose = isinstance(self.n_components, str) or self.covariance == "bic"
@@ -277,7 +224,7 @@ class Mixture(Likelihood):
             largest = self.max_components
         else:
             largest = max(self._components_of(c) for c in range(n_classes))
-        sums = class_sums(parts, n_classes, largest if needed else 0)
+        sums = class_sums(blocks, n_classes, largest if needed else 0)
         specs = []
         for c in range(n_classes):
             if c not in sums:
@@ -292,7 +239,7 @@ class Mixture(Likelihood):
                 warm = _warm(previous, c, structure, k)
                 specs.append((c, _where(c, k, structure), k, structure, given, warm))
         fitted = fit_mixtures_blocks(
-            parts,
+            blocks,
             specs,
             reg_covar=self.reg_covar,
             max_iter=self.max_iter,
@@ -388,8 +335,6 @@ class Mixture(Likelihood):
 
     def describe(self, classes, feature_names) -> list[str]:
         """Readable lines: per class the weights, means and variances of its components."""
-        from ...summary import FEATURES_SHOWN, block
-
         shown = list(feature_names[:FEATURES_SHOWN])
         more = len(feature_names) - len(shown)
         n_components = self.n_components

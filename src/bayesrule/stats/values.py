@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validation import as_table, missing_mask
+from .._validation import as_table, missing_mask
 
 #: what a value never seen in training may do (the ``unseen`` parameter)
 UNSEEN = ("smooth", "ignore", "error")

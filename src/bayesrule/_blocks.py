@@ -1,0 +1,53 @@
+"""Statistics over row blocks: in memory the data are one block; Dask is an adapter.
+
+A family whose fit needs passes over the data (EM, Ledoit-Wolf's second pass, the bins
+and parent counts of semi-naive Bayes) receives a :class:`Blocks` and asks it to map a
+function over every block and merge the results (``merge(a, b)``, associative, a part
+may be None). :class:`InMemory` holds one block; ``bayesrule._dask.DaskBlocks`` runs the
+same calls as a tree of tasks on the active Dask scheduler. Families never import Dask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+#: a block's temporaries are bounded by about this many bytes.
+BLOCK_BYTES = 1 << 23
+
+
+class Blocks:
+    """Row blocks of a data set, each ``(X, class indices, weights or None)`` or None
+    (a block without rows).
+
+    ``map_reduce(function, merge, *args)`` is ``merge`` over the blocks of
+    ``function(block, *args)`` (never called on an empty block; None when every block is
+    empty); iterating gives the blocks with rows one at a time, in memory, in order.
+    """
+
+    def map_reduce(self, function: Callable, merge: Callable, *args):
+        raise NotImplementedError
+
+    def __iter__(self):
+        raise NotImplementedError
+
+
+def add(a, b=None):
+    """``a + b`` where None is nothing (a merge for additive arrays and counts)."""
+    return b if a is None else a if b is None else a + b
+
+
+class InMemory(Blocks):
+    """Data in memory: a list of blocks (usually one), reduced in order."""
+
+    def __init__(self, parts: list):
+        self.parts = list(parts)
+
+    def map_reduce(self, function, merge, *args):
+        result = None
+        for part in self.parts:
+            value = None if part is None else function(part, *args)
+            result = value if result is None else merge(result, value)
+        return result
+
+    def __iter__(self):
+        return (p for p in self.parts if p is not None)

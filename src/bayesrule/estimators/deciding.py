@@ -1,0 +1,47 @@
+"""The decision attributes of an estimator, read from its parameters when it decides:
+``set_params(loss=..., priors=..., reject_label=...)`` takes effect without refitting
+(see :mod:`bayesrule.decision.posterior_decision`)."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from ..decision.posterior_decision import Decision, decision_of
+
+
+class Deciding:
+    """Mixin of :class:`~bayesrule.BayesClassifier`: ``class_prior_``, ``loss_``,
+    ``reject_label_`` and ``actions_`` from the current parameters."""
+
+    def _empirical_prior(self) -> np.ndarray | None:
+        """The estimated priors when a family supplies its own (None: class frequencies)."""
+        return None
+
+    def _decision(self, priors=None) -> Decision:
+        """The decision taken now: current ``priors`` (or ``priors`` for this call),
+        ``loss`` and ``reject_label``, over the fitted classes."""
+        check_is_fitted(self, "likelihood_")
+        return decision_of(
+            self, priors=priors, counts=self.class_count_, empirical=self._empirical_prior()
+        )
+
+    @property
+    def class_prior_(self) -> np.ndarray:
+        """The priors P(w_j) decisions are taken under, shape (C,)."""
+        return self._decision().prior
+
+    @property
+    def loss_(self):
+        """The loss matrix decisions are taken under (a ``LossMatrix``)."""
+        return self._decision().loss
+
+    @property
+    def reject_label_(self):
+        """What ``predict`` returns for the reject action."""
+        return self._decision().reject_label
+
+    @property
+    def actions_(self) -> np.ndarray:
+        """Labels of the actions ``predict`` can return, shape (a,)."""
+        return self._decision().actions
