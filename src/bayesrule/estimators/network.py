@@ -11,7 +11,7 @@ import numpy as np
 
 from ..likelihoods.discrete.learned import KDependence, TreeAugmented
 from .mixture import StreamingUnavailable
-from .naive_bayes import _COMMON
+from .naive_bayes import _COMMON, _Preset
 from .one_dependence import _SHARED, _SemiNaive
 
 
@@ -35,7 +35,7 @@ class _Network(_SemiNaive):
         return self.parents_[j]
 
 
-class TAN(_Network):
+class TAN(_Network, _Preset):
     """Tree-augmented naive Bayes (Friedman, Geiger and Goldszmidt 1997).
 
     Each attribute has the class and at most one other attribute as parents: the
@@ -98,7 +98,7 @@ class TAN(_Network):
         self.reject_label = reject_label
 
 
-class KDB(_Network):
+class KDB(_Network, _Preset):
     """k-dependence Bayes (Sahami 1996): each attribute has the class and up to ``k``
     other attributes as parents.
 

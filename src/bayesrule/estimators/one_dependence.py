@@ -43,8 +43,9 @@ _SHARED = """alpha : float, default=1.0
     """
 
 
-class _SemiNaive(_Preset):
-    """Shared: the column options (positions or DataFrame names) and the tables."""
+class _SemiNaive:
+    """Mixin of the semi-naive presets (not itself an estimator): the column options
+    (positions or DataFrame names) and the tables."""
 
     _columns_of: tuple[str, ...] = ()
 
@@ -141,7 +142,7 @@ class _OneDependence(_SemiNaive):
         return like.parent_proba(p)
 
 
-class SPODE(_OneDependence):
+class SPODE(_OneDependence, _Preset):
     """Super-parent one-dependence estimator: every attribute depends on one super-parent.
 
     ``P(y, x) = P(y, x_p) prod_{j != p} P(x_j | y, x_p)`` with the estimates of Webb et
@@ -211,7 +212,7 @@ class SPODE(_OneDependence):
         return self.parents_[j]
 
 
-class AODE(_OneDependence):
+class AODE(_OneDependence, _Preset):
     """Averaged one-dependence estimators (Webb, Boughton and Wang 2005).
 
     The average, in probability space, of the :class:`SPODE` of every attribute whose
