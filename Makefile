@@ -26,6 +26,7 @@ bench: $(VENV)/.installed-bench
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/lint-imports --no-cache
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache
