@@ -14,6 +14,7 @@ name                estimator                             data
 ``bernoulli-nb``    :class:`~bayesrule.BernoulliNB`            numbers (> 0 is "yes"), text
 ``multinomial-nb``  :class:`~bayesrule.MultinomialNB`          counts >= 0, text
 ``complement-nb``   :class:`~bayesrule.ComplementNB`           counts >= 0, text
+``poisson-nb``      :class:`~bayesrule.PoissonNB`              counts >= 0, text
 ``categorical-nb``  :class:`~bayesrule.CategoricalNB`          values of any kind
 ``mixed-nb``        :class:`~bayesrule.MixedNB`                columns of any kinds
 ``aode``            :class:`~bayesrule.AODE`                   discrete values of any kind

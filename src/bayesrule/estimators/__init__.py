@@ -12,7 +12,14 @@ from .classifier import BayesClassifier
 from .gaussian import GaussianNB, LinearDiscriminant, NearestMean, QuadraticDiscriminant
 from .mixed import MixedNB
 from .mixture import GaussianMixtureBayes
-from .naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, KernelNB, MultinomialNB
+from .naive_bayes import (
+    BernoulliNB,
+    CategoricalNB,
+    ComplementNB,
+    KernelNB,
+    MultinomialNB,
+    PoissonNB,
+)
 from .network import KDB, TAN
 from .one_dependence import AODE, SPODE
 
@@ -48,6 +55,7 @@ ESTIMATORS = (
     Entry(BernoulliNB, "bernoulli-nb", "yes/no features, words present"),
     Entry(MultinomialNB, "multinomial-nb", "word counts"),
     Entry(ComplementNB, "complement-nb", "complement word counts"),
+    Entry(PoissonNB, "poisson-nb", "Poisson counts per feature"),
     Entry(CategoricalNB, "categorical-nb", "discrete values of any kind"),
     Entry(MixedNB, "mixed-nb", "a family per column, any kinds"),
     Entry(AODE, "aode", "averaged one-dependence estimators"),

@@ -13,19 +13,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..likelihoods import Gaussian
 from ..priors import priors_estimated
-from .classifier import BayesClassifier
+from .preset import Preset
 
 
 class _GaussianParameters:
     """Parameters, discriminant coefficients and ``from_parameters`` of Gaussian presets."""
 
-    _covariance = "full"
-
-    def _gaussian_options(self) -> dict:
-        return {}
-
-    def _make_likelihood(self):
-        return Gaussian(covariance=self._covariance, **self._gaussian_options())
+    _family = Gaussian
 
     @property
     def means_(self) -> np.ndarray:
@@ -134,7 +128,7 @@ _FROM_PARAMETERS_DOC = """A fitted {name} from known parameters, with no data.
         """
 
 
-class QuadraticDiscriminant(_GaussianParameters, BayesClassifier):
+class QuadraticDiscriminant(_GaussianParameters, Preset):
     """Gaussian classes with their own full covariance (quadratic boundaries).
 
     ML estimates: ``mu_c = mean`` and ``Sigma_c = (1/n_c) sum (x - mu_c)(x - mu_c)^T``.
@@ -167,7 +161,8 @@ class QuadraticDiscriminant(_GaussianParameters, BayesClassifier):
     array(['orange'], dtype='<U10')
     """
 
-    _covariance = "full"
+    _fixed = {"covariance": "full"}
+    _options = ("reg_covar",)
 
     def __init__(self, *, reg_covar=0.0, priors=None, loss=None, reject_label=None):
         self.reg_covar = reg_covar
@@ -187,11 +182,8 @@ class QuadraticDiscriminant(_GaussianParameters, BayesClassifier):
         name="QuadraticDiscriminant", cov="covariances", shape="(C, d, d)"
     )
 
-    def _gaussian_options(self):
-        return {"reg_covar": self.reg_covar}
 
-
-class LinearDiscriminant(_GaussianParameters, BayesClassifier):
+class LinearDiscriminant(_GaussianParameters, Preset):
     """Gaussian classes sharing one covariance, the pooled ML estimate (linear boundaries).
 
     ``Sigma = (1/n) sum_c sum_{x in c} (x - mu_c)(x - mu_c)^T``.
@@ -220,7 +212,8 @@ class LinearDiscriminant(_GaussianParameters, BayesClassifier):
     array([1])
     """
 
-    _covariance = "tied"
+    _fixed = {"covariance": "tied"}
+    _options = ("reg_covar", "shrinkage")
 
     def __init__(self, *, reg_covar=0.0, shrinkage=None, priors=None, loss=None, reject_label=None):
         self.reg_covar = reg_covar
@@ -241,9 +234,6 @@ class LinearDiscriminant(_GaussianParameters, BayesClassifier):
         name="LinearDiscriminant", cov="covariance", shape="(d, d)"
     )
 
-    def _gaussian_options(self):
-        return {"reg_covar": self.reg_covar, "shrinkage": self.shrinkage}
-
     def _can_partial_fit(self):
         if isinstance(self.shrinkage, str):
             raise AttributeError(
@@ -258,7 +248,7 @@ class LinearDiscriminant(_GaussianParameters, BayesClassifier):
         return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
 
 
-class GaussianNB(_GaussianParameters, BayesClassifier):
+class GaussianNB(_GaussianParameters, Preset):
     """Naive Bayes with a Gaussian per feature and class (diagonal covariances).
 
     Parameters
@@ -287,7 +277,8 @@ class GaussianNB(_GaussianParameters, BayesClassifier):
     array([0])
     """
 
-    _covariance = "diag"
+    _fixed = {"covariance": "diag"}
+    _options = ("var_smoothing",)
 
     def __init__(self, *, var_smoothing=1e-9, priors=None, loss=None, reject_label=None):
         self.var_smoothing = var_smoothing
@@ -307,9 +298,6 @@ class GaussianNB(_GaussianParameters, BayesClassifier):
         name="GaussianNB", cov="variances", shape="(C, d)"
     )
 
-    def _gaussian_options(self):
-        return {"var_smoothing": self.var_smoothing}
-
     @property
     def theta_(self) -> np.ndarray:
         """Class means, shape (C, d) (scikit-learn's name)."""
@@ -321,7 +309,7 @@ class GaussianNB(_GaussianParameters, BayesClassifier):
         return self.covariances_
 
 
-class NearestMean(_GaussianParameters, BayesClassifier):
+class NearestMean(_GaussianParameters, Preset):
     """Gaussian classes with one shared isotropic variance: the nearest-mean rule.
 
     With uniform priors the decision is the class whose mean is nearest in Euclidean
@@ -343,7 +331,7 @@ class NearestMean(_GaussianParameters, BayesClassifier):
     0.5
     """
 
-    _covariance = "tied_spherical"
+    _fixed = {"covariance": "tied_spherical"}
 
     def __init__(self, *, priors=None, loss=None, reject_label=None):
         self.priors = priors

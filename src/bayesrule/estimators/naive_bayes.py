@@ -15,29 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..likelihoods import Bernoulli, Categorical, Complement, Kernel, Multinomial
-from .classifier import BayesClassifier
-
-_COMMON = """priors : None, "empirical", "uniform", array-like or dict, default=None
-        As in :class:`~bayesrule.BayesClassifier`.
-    loss : None, array-like or LossMatrix, default=None
-        As in :class:`~bayesrule.BayesClassifier`.
-    reject_label : label, default=None
-        As in :class:`~bayesrule.BayesClassifier`."""
-
-
-class _Preset(BayesClassifier):
-    """A BayesClassifier whose likelihood is built from the preset's own parameters."""
-
-    _family: type = None
-    _options: tuple[str, ...] = ()
-
-    def _make_likelihood(self):
-        return self._family(**{name: getattr(self, name) for name in self._options})
-
-    def _fitted_likelihood(self):
-        self._ready()
-        return self.likelihood_
+from ..likelihoods import Bernoulli, Categorical, Complement, Kernel, Multinomial, Poisson
+from .preset import Preset
 
 
 class _LinearForm:
@@ -66,7 +45,7 @@ class _LinearForm:
             return like.linear_intercept() + np.log(self.class_prior_)
 
 
-class BernoulliNB(_LinearForm, _Preset):
+class BernoulliNB(_LinearForm, Preset):
     """Naive Bayes for binary features: ``P(x_j = 1 | c) = p_cj``.
 
     ``p_cj = (N_cj + alpha) / (N_c + 2 alpha)`` where ``N_cj`` counts the samples of class
@@ -119,7 +98,7 @@ class BernoulliNB(_LinearForm, _Preset):
         self.reject_label = reject_label
 
 
-class MultinomialNB(_LinearForm, _Preset):
+class MultinomialNB(_LinearForm, Preset):
     """Naive Bayes for counts (bags of words): ``p(x|c) ~ prod_j theta_cj ** x_j``.
 
     ``theta_cj = (N_cj + alpha) / (N_c + alpha d)`` with ``N_cj`` the total count of
@@ -164,7 +143,7 @@ class MultinomialNB(_LinearForm, _Preset):
         self.reject_label = reject_label
 
 
-class ComplementNB(_Preset):
+class ComplementNB(Preset):
     """Complement naive Bayes (Rennie et al., 2003), as scikit-learn's ComplementNB.
 
     Each class is scored by the weights of its complement (all other classes'
@@ -220,7 +199,7 @@ class ComplementNB(_Preset):
         return self._fitted_likelihood().feature_log_prob_
 
 
-class CategoricalNB(_Preset):
+class CategoricalNB(Preset):
     """Naive Bayes for discrete features with any values (strings, booleans, numbers).
 
     Lidstone estimates (seed 002, eq. 11): ``P(x_j = v | c) = (N_cjv + alpha) /
@@ -283,7 +262,7 @@ class CategoricalNB(_Preset):
         return self._fitted_likelihood().feature_log_prob_
 
 
-class KernelNB(_Preset):
+class KernelNB(Preset):
     """Naive Bayes with a Gaussian kernel density estimate per feature and class.
 
     ``p(x_j | c) = sum_i w_i N(x_j; x_ij, h_cj^2) / sum_i w_i`` over the training
@@ -329,5 +308,60 @@ class KernelNB(_Preset):
         return self._fitted_likelihood().bandwidth_
 
 
-for _cls in (BernoulliNB, MultinomialNB, ComplementNB, CategoricalNB, KernelNB):
-    _cls.__doc__ = _cls.__doc__.replace("{common}", _COMMON)
+class PoissonNB(Preset):
+    """Naive Bayes for counts with a Poisson rate per class and feature.
+
+    ``ln p(x|c) = sum_j (x_j ln lambda_cj - lambda_cj - ln x_j!)`` over the observed
+    features, with ``lambda_cj = (S_cj + alpha) / N_cj``: ``S_cj`` the weighted sum of
+    feature j over the samples of class c, ``N_cj`` their weight where feature j is
+    observed. Unlike MultinomialNB, a sample's total count is part of the model (a
+    class with larger rates expects longer rows). Counts must be >= 0; other whole
+    or fractional values are scored with ``ln x! = lgamma(x + 1)`` (see
+    :class:`~bayesrule.likelihoods.Poisson`). Dense or scipy sparse input.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        Pseudo-count added to each class's total of each feature: the posterior mean
+        of the rate under a flat prior (1), Jeffreys' prior (0.5), or the ML rate (0).
+    {common}
+
+    Attributes
+    ----------
+    classes_, class_count_, class_prior_, n_features_in_
+        As in :class:`~bayesrule.BayesClassifier`.
+    feature_count_ : ndarray of shape (C, d)
+        ``S_cj``.
+    rate_ : ndarray of shape (C, d)
+        ``lambda_cj``.
+
+    Examples
+    --------
+    >>> from bayesrule import PoissonNB
+    >>> X = [[2, 1, 0], [4, 0, 1], [0, 1, 3], [1, 0, 5]]
+    >>> clf = PoissonNB(alpha=0).fit(X, ["calm", "calm", "busy", "busy"])
+    >>> clf.rate_          # rows: busy, calm (classes_ order)
+    array([[0.5, 0.5, 4. ],
+           [3. , 0.5, 0.5]])
+    >>> clf.predict([[1, 0, 4], [3, 1, 0]])
+    array(['busy', 'calm'], dtype='<U4')
+    """
+
+    _family = Poisson
+    _options = ("alpha",)
+
+    def __init__(self, *, alpha=1.0, priors=None, loss=None, reject_label=None):
+        self.alpha = alpha
+        self.priors = priors
+        self.loss = loss
+        self.reject_label = reject_label
+
+    @property
+    def feature_count_(self) -> np.ndarray:
+        """Weighted sum of each feature per class, shape (C, d)."""
+        return self._fitted_likelihood().feature_count_
+
+    @property
+    def rate_(self) -> np.ndarray:
+        """The Poisson rates ``lambda_cj``, shape (C, d)."""
+        return self._fitted_likelihood().rate_

@@ -11,8 +11,8 @@ import numpy as np
 
 from ..likelihoods.discrete.learned import KDependence, TreeAugmented
 from .mixture import StreamingUnavailable
-from .naive_bayes import _COMMON, _Preset
-from .one_dependence import _SHARED, _SemiNaive
+from .one_dependence import _SemiNaive
+from .preset import Preset
 
 
 class _Network(_SemiNaive):
@@ -35,7 +35,7 @@ class _Network(_SemiNaive):
         return self.parents_[j]
 
 
-class TAN(_Network, _Preset):
+class TAN(_Network, Preset):
     """Tree-augmented naive Bayes (Friedman, Geiger and Goldszmidt 1997).
 
     Each attribute has the class and at most one other attribute as parents: the
@@ -98,7 +98,7 @@ class TAN(_Network, _Preset):
         self.reject_label = reject_label
 
 
-class KDB(_Network, _Preset):
+class KDB(_Network, Preset):
     """k-dependence Bayes (Sahami 1996): each attribute has the class and up to ``k``
     other attributes as parents.
 
@@ -164,7 +164,3 @@ class KDB(_Network, _Preset):
             "KDB.partial_fit: the parent combinations to count are chosen from all the data; "
             "use fit, or TAN / AODE, whose counts add up batch by batch"
         )
-
-
-for _cls in (TAN, KDB):
-    _cls.__doc__ = _cls.__doc__.replace("{shared}", _SHARED).replace("{common}", _COMMON)

@@ -29,7 +29,7 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from ..likelihoods.discrete.one_dependence import OneDependence
-from .naive_bayes import _COMMON, _Preset
+from .preset import Preset
 
 _SHARED = """alpha : float, default=1.0
         Lidstone lambda of every table; 1 is Laplace smoothing, 0 the ML estimates.
@@ -46,6 +46,11 @@ _SHARED = """alpha : float, default=1.0
 class _SemiNaive:
     """Mixin of the semi-naive presets (not itself an estimator): the column options
     (positions or DataFrame names) and the tables."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__doc__ and "{shared}" in cls.__doc__:
+            cls.__doc__ = cls.__doc__.replace("{shared}", _SHARED)
 
     _columns_of: tuple[str, ...] = ()
 
@@ -142,7 +147,7 @@ class _OneDependence(_SemiNaive):
         return like.parent_proba(p)
 
 
-class SPODE(_OneDependence, _Preset):
+class SPODE(_OneDependence, Preset):
     """Super-parent one-dependence estimator: every attribute depends on one super-parent.
 
     ``P(y, x) = P(y, x_p) prod_{j != p} P(x_j | y, x_p)`` with the estimates of Webb et
@@ -212,7 +217,7 @@ class SPODE(_OneDependence, _Preset):
         return self.parents_[j]
 
 
-class AODE(_OneDependence, _Preset):
+class AODE(_OneDependence, Preset):
     """Averaged one-dependence estimators (Webb, Boughton and Wang 2005).
 
     The average, in probability space, of the :class:`SPODE` of every attribute whose
@@ -267,7 +272,3 @@ class AODE(_OneDependence, _Preset):
 
     def _most_parents(self, j: int) -> int:
         return 1
-
-
-for _cls in (SPODE, AODE):
-    _cls.__doc__ = _cls.__doc__.replace("{shared}", _SHARED).replace("{common}", _COMMON)

@@ -25,6 +25,7 @@ _BUILTIN = [
     "bayesrule.likelihoods.bernoulli.Bernoulli",
     "bayesrule.likelihoods.multinomial.Multinomial",
     "bayesrule.likelihoods.multinomial.Complement",
+    "bayesrule.likelihoods.poisson.Poisson",
     "bayesrule.stats.counts.CountStats",
     "bayesrule.likelihoods.categorical.Categorical",
     "bayesrule.likelihoods.categorical.CategoryCounts",

@@ -11,6 +11,7 @@ from .gaussian import Gaussian
 from .kernel import Kernel
 from .mixture import Mixture
 from .multinomial import Complement, Multinomial
+from .poisson import Poisson
 
 __all__ = [
     "Bernoulli",
@@ -20,6 +21,7 @@ __all__ = [
     "Kernel",
     "Mixture",
     "Multinomial",
+    "Poisson",
     "STRUCTURES",
     "Structure",
     "get_structure",
