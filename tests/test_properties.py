@@ -16,7 +16,6 @@ from registry import ESTIMATORS
 from scipy.stats import multivariate_normal
 
 from bayesrule import (
-    BayesClassifier,
     GaussianNB,
     LinearDiscriminant,
     LossMatrix,
@@ -336,7 +335,7 @@ def test_sample_is_reproducible():
 
 
 def _covariance_parameters(est, C, d):
-    cov = est.likelihood.covariance if type(est) is BayesClassifier else est._covariance
+    cov = est._make_likelihood().covariance
     per = {
         "full": C * d * (d + 1) // 2,
         "tied": d * (d + 1) // 2,

@@ -253,7 +253,7 @@ def singular_message(k: int, covariance: str, reg_covar: float) -> str:
     if reg_covar == 0:
         which = (
             "the shared covariance"
-            if covariance == "tied"
+            if get_structure(covariance).tied
             else f"the covariance of mixture component {k}"
         )
         diag = " or covariance='diag'" if covariance in ("full", "tied") else ""
@@ -282,7 +282,7 @@ def precisions_cholesky(covariance: str, cov: np.ndarray, reg_covar: float) -> n
             k = int(np.argwhere(bad)[0][0]) if cov.ndim else 0
             raise ValueError(singular_message(k, covariance, reg_covar))
         return 1.0 / np.sqrt(cov)
-    mats = cov[None] if covariance == "tied" else cov
+    mats = cov[None] if get_structure(covariance).tied else cov
     d = mats.shape[-1]
     out = np.empty_like(mats)
     for k, S in enumerate(mats):
@@ -293,19 +293,19 @@ def precisions_cholesky(covariance: str, cov: np.ndarray, reg_covar: float) -> n
         if L is None or (reg_covar == 0 and (np.diag(L) ** 2 < SINGULAR_RTOL * np.diag(S)).any()):
             raise ValueError(singular_message(k, covariance, reg_covar))
         out[k] = solve_triangular(L, np.eye(d), lower=True).T
-    return out[0] if covariance == "tied" else out
+    return out[0] if get_structure(covariance).tied else out
 
 
 def covariances_from_precisions(covariance: str, U: np.ndarray) -> np.ndarray:
     """Covariances (native shape) from the upper factors ``U`` of the precisions."""
     if covariance in ("diag", "spherical"):
         return 1.0 / (U * U)
-    mats = U[None] if covariance == "tied" else U
+    mats = U[None] if get_structure(covariance).tied else U
     eye = np.eye(mats.shape[-1])
     # Sigma = (U U^T)^-1 = V^T V with V = U^-1
     inv = np.array([solve_triangular(u, eye, lower=False) for u in mats])
     cov = np.swapaxes(inv, 1, 2) @ inv
-    return cov[0] if covariance == "tied" else cov
+    return cov[0] if get_structure(covariance).tied else cov
 
 
 def _array(name: str, value, shape: tuple, why: str) -> np.ndarray:
@@ -342,7 +342,7 @@ def check_inits(covariance: str, K: int, d: int, weights, means, precisions):
         if (P <= 0).any():
             raise ValueError(f"precisions_init must be positive for covariance={covariance!r}")
         return weights, means, np.sqrt(P)
-    mats = P[None] if covariance == "tied" else P
+    mats = P[None] if get_structure(covariance).tied else P
     U = np.empty_like(mats)
     for k, M in enumerate(mats):
         scale = np.abs(M).max()
@@ -352,4 +352,4 @@ def check_inits(covariance: str, K: int, d: int, weights, means, precisions):
             U[k] = np.linalg.cholesky(M[::-1, ::-1])[::-1, ::-1]
         except np.linalg.LinAlgError:
             raise ValueError(f"precisions_init[{k}] must be positive definite.") from None
-    return weights, means, U[0] if covariance == "tied" else U
+    return weights, means, U[0] if get_structure(covariance).tied else U
