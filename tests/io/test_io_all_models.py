@@ -4,25 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from registry import ESTIMATORS, NAIVE_BAYES, SEMI_NAIVE, _continuous
+from registry import CASES
 
-from bayesrule import GaussianMixtureBayes
 from bayesrule import io as bio
 
 
 def _models():
-    cases = {name: (make, lambda: _continuous(200, 0)) for name, make in ESTIMATORS.items()}
-    cases.update(
-        {name: (make, lambda d=data: d(200, 0)) for name, (make, data, _) in NAIVE_BAYES.items()}
-    )
-    cases.update(
-        {name: (make, lambda d=data: d(200, 0)) for name, (make, data) in SEMI_NAIVE.items()}
-    )
-    cases["GaussianMixtureBayes"] = (
-        lambda: GaussianMixtureBayes("bic", max_components=2, random_state=0),
-        lambda: _continuous(200, 0),
-    )
-    return cases
+    """Every case of the contract registry (every estimator, each of its settings), fitted
+    on 200 rows of its data."""
+    return {case.id: (case.make, lambda d=case.data: d(200, 0)) for case in CASES}
 
 
 MODELS = _models()

@@ -11,7 +11,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from bayesrule import AODE, CategoricalNB
 
-PATH = Path(__file__).parents[1] / "examples" / "seminaive_compare.py"
+PATH = Path(__file__).parents[2] / "examples" / "seminaive_compare.py"
 
 
 @pytest.fixture(scope="module")

@@ -108,14 +108,6 @@ def test_a_missing_value_changes_the_posterior_as_marginalising_it():
     )
 
 
-def test_every_feature_missing_gives_the_prior():
-    X, y = penguins()
-    clf = MixedNB().fit(X, y)
-    blank = pd.DataFrame({c: [np.nan] for c in NUMERIC} | {c: [None] for c in CATEGORICAL})
-    blank = blank.astype(X.dtypes.to_dict())
-    np.testing.assert_allclose(clf.predict_proba(blank), clf.class_prior_[None])
-
-
 def test_explicit_blocks_by_name_index_and_object():
     X, y = penguins()
     features = [
@@ -173,14 +165,3 @@ def test_columns_are_checked_at_prediction():
         pytest.raises(ValueError, match="has 5 features"),
     ):
         clf.predict(X.iloc[:, :5].to_numpy(dtype=object))
-
-
-def test_partial_fit_equals_fit():
-    X, y = penguins()
-    whole = MixedNB().fit(X, y)
-    parts = MixedNB()
-    for rows in np.array_split(np.random.default_rng(0).permutation(len(X)), 4):
-        parts.partial_fit(X.iloc[rows], y[rows], classes=np.unique(y))
-    np.testing.assert_allclose(
-        parts.predict_joint_log_proba(X), whole.predict_joint_log_proba(X), rtol=1e-10
-    )

@@ -101,34 +101,6 @@ def test_the_posterior_of_a_hand_computed_multinomial():
 
 
 # ---------------------------------------------------------------------------- statistics add
-@pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("name", ["bernoulli", "multinomial", "complement"])
-def test_partial_fit_in_batches_equals_fit(name, fmt):
-    X, y = digits()
-    make = PAIRS[name][0]
-    whole = make.__class__(**make.get_params()).fit(as_format(X, fmt), y)
-    parts = make.__class__(**make.get_params())
-    for rows in np.array_split(np.arange(len(y)), 5):
-        parts.partial_fit(as_format(X[rows], fmt), y[rows], classes=np.arange(10))
-    np.testing.assert_array_equal(parts.feature_count_, whole.feature_count_)
-    np.testing.assert_allclose(parts.feature_log_prob_, whole.feature_log_prob_, rtol=1e-13)
-    np.testing.assert_allclose(parts.predict_proba(X), whole.predict_proba(X), atol=1e-12)
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("name", ["bernoulli", "multinomial", "complement"])
-def test_integer_weights_equal_duplicated_rows(name, fmt):
-    X, y = digits()
-    w = np.random.default_rng(1).integers(0, 4, size=len(y))
-    make = PAIRS[name][0]
-    weighted = make.__class__(**make.get_params()).fit(as_format(X, fmt), y, sample_weight=w)
-    repeated = make.__class__(**make.get_params()).fit(
-        as_format(np.repeat(X, w, axis=0), fmt), np.repeat(y, w)
-    )
-    np.testing.assert_array_equal(weighted.feature_count_, repeated.feature_count_)
-    np.testing.assert_allclose(weighted.predict_proba(X), repeated.predict_proba(X), atol=1e-12)
-
-
 def test_statistics_merge_and_record_observed_counts():
     X = np.array([[1.0, np.nan, 2.0], [0.0, 3.0, np.nan], [4.0, 1.0, 0.0]])
     y = np.array([0, 0, 1])
@@ -207,18 +179,6 @@ def test_multinomial_missing_count_drops_out(fmt):
     keep = [0, 1, 2, 4, 5]
     np.testing.assert_allclose(L, Xt[:, keep] @ est.feature_log_prob_[:, keep].T, rtol=1e-13)
     assert np.isfinite(est.predict_proba(as_format(Xq, fmt))).all()
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("make", [BernoulliNB, MultinomialNB, ComplementNB])
-def test_a_row_with_every_feature_missing_gets_the_prior(make, fmt):
-    X, y = count_data()
-    est = make().fit(X, y)
-    empty = np.full((3, X.shape[1]), np.nan)
-    np.testing.assert_array_equal(est.log_likelihood(as_format(empty, fmt)), 0.0)
-    np.testing.assert_allclose(
-        est.predict_proba(as_format(empty, fmt)), np.tile(est.class_prior_, (3, 1)), rtol=1e-14
-    )
 
 
 @pytest.mark.parametrize("make", [BernoulliNB, MultinomialNB, ComplementNB])

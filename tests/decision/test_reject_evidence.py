@@ -4,11 +4,11 @@ import warnings
 
 import numpy as np
 import pytest
-from registry import ESTIMATORS, NAIVE_BAYES, _continuous
+from registry import CASES, _continuous, _counts
 from scipy.special import logsumexp
 from scipy.stats import norm
 
-from bayesrule import GaussianMixtureBayes, GaussianNB, LossMatrix, QuadraticDiscriminant
+from bayesrule import ComplementNB, GaussianNB, LossMatrix, QuadraticDiscriminant
 
 MEANS, VARIANCES = [[-1.0, 0.0], [1.0, 0.0]], [[1.0, 1.0], [1.0, 1.0]]
 
@@ -22,14 +22,10 @@ def closed_form_log_evidence(X, priors=(0.5, 0.5)):
 
 
 def _every_estimator():
-    cases = [pytest.param(make, _continuous, id=name) for name, make in ESTIMATORS.items()]
-    cases += [
-        pytest.param(make, data, id=name)
-        for name, (make, data, _) in NAIVE_BAYES.items()
-        if name not in ("GaussianNB", "ComplementNB")
+    """Every case of the contract registry whose estimator has an evidence p(x)."""
+    return [
+        pytest.param(case.make, case.data, id=case.id) for case in CASES if case.applies("evidence")
     ]
-    cases.append(pytest.param(lambda: GaussianMixtureBayes(2, random_state=0), _continuous))
-    return cases
 
 
 @pytest.mark.parametrize("make, data", _every_estimator())
@@ -129,7 +125,6 @@ def test_bad_thresholds_and_models_without_evidence():
         model.predict(X, reject_below_evidence=True)
     with pytest.raises(ValueError, match="NaN"):
         model.predict(X, reject_below_evidence=np.nan)
-    make, data, _ = NAIVE_BAYES["ComplementNB"]
-    Xc, yc = data(100, 0)
+    Xc, yc = _counts(100, 0)
     with pytest.raises(TypeError, match="evidence p"):
-        make().fit(Xc, yc).predict(Xc, reject_below_evidence=-5.0)
+        ComplementNB().fit(Xc, yc).predict(Xc, reject_below_evidence=-5.0)

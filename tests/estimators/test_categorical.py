@@ -125,20 +125,6 @@ def test_unhashable_values_raise_type_error_naming_the_feature():
 
 
 # --------------------------------------------------------------------------- additivity
-def test_partial_fit_batches_seeing_different_values_equal_fit(wine):
-    X, y = wine
-    order = np.argsort(X[:, 0], kind="stable")  # the first batch sees bins 0-1 of x0 only
-    X, y = X[order], y[order]
-    full = CategoricalNB(alpha=0.7).fit(X, y)
-    part = CategoricalNB(alpha=0.7)
-    for rows in np.array_split(np.arange(len(y)), 4):
-        part.partial_fit(X[rows], y[rows], classes=[0, 1, 2])
-    assert [c.tolist() for c in part.categories_] == [c.tolist() for c in full.categories_]
-    for a, b in zip(part.category_count_, full.category_count_, strict=True):
-        np.testing.assert_allclose(a, b, rtol=1e-12)
-    np.testing.assert_allclose(part.predict_proba(X), full.predict_proba(X), rtol=1e-12)
-
-
 def test_merge_of_string_statistics_is_a_union_and_associative():
     fam = Categorical()
     a = fam.statistics(np.array([["x"], ["y"]], dtype=object), np.array([0, 1]), 2)
@@ -161,16 +147,6 @@ def test_numeric_and_object_batches_merge():
     merged = a.merge(b)
     assert merged.categories[0].tolist() == [1.0, 2.0, "a"]
     np.testing.assert_array_equal(merged.counts[0], [[1, 1, 1], [0, 1, 0]])
-
-
-def test_integer_weights_equal_duplicated_rows(wine):
-    X, y = wine
-    w = np.random.default_rng(3).integers(0, 4, len(y))
-    weighted = CategoricalNB().fit(X, y, sample_weight=w)
-    repeated = CategoricalNB().fit(np.repeat(X, w, axis=0), np.repeat(y, w))
-    assert [c.tolist() for c in weighted.categories_] == [c.tolist() for c in repeated.categories_]
-    _same_parameters(weighted, repeated)
-    np.testing.assert_allclose(weighted.predict_proba(X), repeated.predict_proba(X), rtol=1e-12)
 
 
 def test_zero_weight_rows_add_no_values():

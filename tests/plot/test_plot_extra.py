@@ -31,7 +31,7 @@ from bayesrule.plot import (  # noqa: E402
 from bayesrule.plot.figure import KINDS, draw  # noqa: E402
 from bayesrule.plot.slices import feature_positions  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 X, Y = fruit(200, random_state=0, return_X_y=True)
 PRIORS = dict(zip(FRUIT_CLASSES, FRUIT_PRIORS.tolist(), strict=True))
 SEED_LOSS = LossMatrix([[0, 2, 3], [1, 0, 2], [1, 1, 0]], classes=list(FRUIT_CLASSES))

@@ -1,11 +1,12 @@
-"""scikit-learn's estimator checks on every estimator of the registry."""
+"""scikit-learn's estimator checks on every estimator of the registry: each at its
+defaults, and the regularised and discretised variants."""
 
 import pytest
 from registry import (
     CONTINUOUS_CHECK_DATA,
     DEFAULTS,
     DISCRETIZED,
-    ESTIMATORS,
+    REGULARISED,
     SINGULAR_CHECK_DATA,
     check_cases,
 )
@@ -16,7 +17,7 @@ from bayesrule.likelihoods.discrete.network import DiscreteNetwork
 
 @pytest.mark.parametrize(
     "estimator, check",
-    check_cases([make() for make in (*ESTIMATORS.values(), *DISCRETIZED.values())]),
+    check_cases([make() for make in (*REGULARISED.values(), *DISCRETIZED.values())]),
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from dask_blocks import counted_blocks
 from registry import (
-    ESTIMATORS,
-    SEMI_NAIVE,
+    CASES,
     _binary,
+    _blobs,
     _categories,
     _continuous,
     _counts,
@@ -19,7 +19,10 @@ from registry import (
 )
 
 from bayesrule import (
+    AODE,
     KDB,
+    SPODE,
+    TAN,
     BernoulliNB,
     CategoricalNB,
     ComplementNB,
@@ -33,7 +36,12 @@ from bayesrule.likelihoods import Gaussian
 from bayesrule.likelihoods.discrete.one_dependence import OneDependence
 
 ADDITIVE = {
-    **{name: (make, _continuous) for name, make in ESTIMATORS.items()},
+    # the contract's Gaussian variants with additive statistics
+    **{
+        repr(case.make()): (case.make, _continuous)
+        for case in CASES
+        if case.data is _blobs and case.applies("partial_fit")
+    },
     "BernoulliNB": (BernoulliNB, _binary),
     "MultinomialNB": (MultinomialNB, _counts),
     "ComplementNB": (ComplementNB, _counts),
@@ -41,7 +49,10 @@ ADDITIVE = {
     "KernelNB": (KernelNB, _continuous),
     # a Dask array of objects does not show its columns' kinds: features given
     "MixedNB": (lambda: MixedNB(features=[("gaussian", [0, 1]), ("categorical", [2, 3])]), _mixed),
-    **{name: (make, data) for name, (make, data) in SEMI_NAIVE.items() if name != "KDB"},
+    "SPODE": (SPODE, _categories),
+    "SPODE(parent=2)": (lambda: SPODE(parent=2), _categories),
+    "AODE": (AODE, _categories),
+    "TAN": (TAN, _categories),
     "KDB(k=1)": (lambda: KDB(k=1), _categories),
 }
 
@@ -141,7 +152,7 @@ def cluster():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["GaussianNB", "MultinomialNB", "CategoricalNB", "AODE"])
+@pytest.mark.parametrize("name", ["GaussianNB()", "MultinomialNB", "CategoricalNB", "AODE"])
 def test_on_a_local_cluster_with_two_workers(cluster, name):
     make, maker = ADDITIVE[name]
     X, y = maker(2000, 0)

@@ -70,29 +70,15 @@ def test_bandwidth_rules_are_scipys(rule, data):
 
 
 @pytest.mark.parametrize("rule", ["scott", "silverman"])
-def test_integer_weights_are_counts(rule, data):
-    """Weights count samples: scipy on the duplicated data, not its reliability weights."""
+def test_weighted_bandwidths_are_scipys_on_the_duplicated_data(rule, data):
+    """Weights count samples: scipy on the duplicated data, not its reliability weights.
+    (Integer weights equal duplicated rows, and zero weights dropped rows, for KernelNB
+    as for every estimator: tests/contract/test_contract.py.)"""
     X, y = data
     w = np.random.default_rng(3).integers(0, 4, len(y))
     weighted = KernelNB(bandwidth=rule).fit(X, y, sample_weight=w)
-    repeated = KernelNB(bandwidth=rule).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
-    np.testing.assert_allclose(weighted.bandwidth_, repeated.bandwidth_, rtol=1e-12)
-    rows = X[::7] + 0.1
-    np.testing.assert_allclose(
-        weighted.predict_log_proba(rows), repeated.predict_log_proba(rows), rtol=1e-10, atol=1e-12
-    )
     values = np.repeat(X[y == 1, 0], w[y == 1])
     assert weighted.bandwidth_[1, 0] == pytest.approx(kde_bandwidth(values, rule)[1], rel=1e-12)
-
-
-def test_zero_weights_equal_dropped_rows(data):
-    X, y = data
-    w = np.ones(len(y))
-    w[::3] = 0.0
-    a = KernelNB().fit(X, y, sample_weight=w)
-    b = KernelNB().fit(X[w > 0], y[w > 0])
-    np.testing.assert_array_equal(a.bandwidth_, b.bandwidth_)
-    np.testing.assert_allclose(a.log_likelihood(X), b.log_likelihood(X), rtol=1e-13)
 
 
 def test_blockwise_evaluation_equals_the_direct_sum(data, monkeypatch):
@@ -160,18 +146,10 @@ def test_a_class_without_any_value_of_a_feature_is_an_error(data):
         KernelNB().fit(X, y)
 
 
-def test_partial_fit_equals_fit(data):
+def test_partial_fit_waits_for_a_class_without_samples(data):
+    """A first batch without class 2 leaves the model waiting for it. (fit equals summed
+    partial_fit: tests/contract/test_contract.py.)"""
     X, y = data
-    X = X.copy()
-    X[5, 2] = np.nan
-    whole = KernelNB(bandwidth="silverman").fit(X, y)
-    stream = KernelNB(bandwidth="silverman")
-    order = np.random.default_rng(8).permutation(len(y))
-    for part in np.array_split(order, 4):
-        stream.partial_fit(X[part], y[part], classes=[0, 1, 2])
-    np.testing.assert_allclose(stream.bandwidth_, whole.bandwidth_, rtol=1e-13)
-    np.testing.assert_allclose(stream.log_likelihood(X), whole.log_likelihood(X), rtol=1e-12)
-    # a first batch without class 2 leaves the model waiting for it
     waiting = KernelNB().partial_fit(X[y < 2], y[y < 2], classes=[0, 1, 2])
     with pytest.raises(ValueError, match="class at position 2 has no samples"):
         waiting.predict(X)

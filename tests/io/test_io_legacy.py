@@ -9,7 +9,7 @@ import pytest
 from bayesrule.io import load
 from bayesrule.io.codec import _LEGACY
 
-DATA = pathlib.Path(__file__).parent / "data" / "before_layout"
+DATA = pathlib.Path(__file__).parents[1] / "data" / "before_layout"
 EXPECTED = json.loads((DATA / "expected.json").read_text())
 
 

@@ -1,6 +1,8 @@
 """SPODE, AODE, TAN and KDB: properties, structure, bad input and the synthetic benchmark.
 
-The hand computation of a tiny example is in ``test_seminaive_hand.py``.
+The hand computation of a tiny example is in ``test_seminaive_hand.py``; the contract
+properties (posteriors, partial_fit, weights, a row with every feature missing, BIC and
+AIC, saved models) are in ``tests/contract/test_contract.py``.
 """
 
 from functools import cache
@@ -8,13 +10,20 @@ from functools import cache
 import numpy as np
 import pandas as pd
 import pytest
-from registry import SEMI_NAIVE, _categories, assert_same_model
+from registry import _categories, assert_same_model
 
 from bayesrule import AODE, KDB, SPODE, TAN, CategoricalNB
-from bayesrule import io as bio
 from bayesrule.datasets import dependent_pairs
 from bayesrule.stats import pair_counts
 
+#: name -> estimator, on the categorical data of ``registry._categories``
+SEMI_NAIVE = {
+    "SPODE": SPODE,
+    "SPODE(parent=2)": lambda: SPODE(parent=2),
+    "AODE": AODE,
+    "TAN": TAN,
+    "KDB": KDB,
+}
 NAMES = list(SEMI_NAIVE)
 INCREMENTAL = [n for n in NAMES if not n.startswith("KDB")]
 LABELS = np.array(["ant", "bee", "cat"])
@@ -36,7 +45,7 @@ def holdout():
 
 
 def make(name, **params):
-    est = SEMI_NAIVE[name][0]()
+    est = SEMI_NAIVE[name]()
     return est.set_params(**params) if params else est
 
 
@@ -47,59 +56,6 @@ def missing(X, rows, cols):
 
 
 # ---------------------------------------------------------------------------- properties
-@pytest.mark.parametrize("name", NAMES)
-def test_posteriors_are_probabilities_and_decide_by_argmax(name):
-    X, y = train()
-    Xt, _ = holdout()
-    est = make(name).fit(X, y)
-    P = est.predict_proba(Xt)
-    np.testing.assert_allclose(P.sum(axis=1), 1.0, atol=1e-12)
-    np.testing.assert_allclose(np.exp(est.predict_log_proba(Xt)), P, rtol=1e-12)
-    joint = est.predict_joint_log_proba(Xt)
-    np.testing.assert_allclose(joint, est.log_likelihood(Xt) + np.log(est.class_prior_))
-    np.testing.assert_array_equal(est.predict(Xt), est.classes_[np.argmax(P, axis=1)])
-    evidence = np.logaddexp.reduce(joint, axis=1)
-    np.testing.assert_allclose(est.log_evidence(Xt), evidence, rtol=1e-12)
-
-
-@pytest.mark.parametrize("name", INCREMENTAL)
-def test_fit_equals_summed_partial_fit(name):
-    X, y = train()
-    Xt, _ = holdout()
-    whole = make(name).fit(X, y)
-    parts = make(name)
-    for rows in np.array_split(np.arange(len(X)), 3):
-        parts.partial_fit(X[rows], y[rows], classes=LABELS)
-    assert_same_model(parts, whole, Xt)
-    if hasattr(whole, "parents_"):
-        assert parts.parents_ == whole.parents_
-
-
-def test_kdb_has_no_partial_fit():
-    assert not hasattr(KDB(), "partial_fit")
-    with pytest.raises(NotImplementedError, match="use fit"):
-        KDB().partial_fit(*train())
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_integer_weights_equal_duplicated_rows(name):
-    X, y = train()
-    Xt, _ = holdout()
-    w = np.random.default_rng(3).integers(0, 4, size=len(X))
-    w[:3] = 1
-    weighted = make(name).fit(X, y, sample_weight=w)
-    repeated = make(name).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
-    assert_same_model(weighted, repeated, Xt, tol=1e-9)
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_every_feature_missing_gives_the_prior(name):
-    X, y = train()
-    est = make(name).fit(X, y)
-    empty = missing(X[:4], slice(None), slice(None))
-    np.testing.assert_allclose(est.predict_proba(empty), np.tile(est.class_prior_, (4, 1)))
-
-
 def _leaves(est):
     parents = est.parents_
     return [j for j in range(len(parents)) if not any(j in pa for pa in parents)]
@@ -160,26 +116,6 @@ def test_a_one_parent_kdb_is_a_tan_like_network():
     assert sum(len(pa) == 0 for pa in kdb.parents_) == 1
 
 
-def _free(sizes, parents, C=3):
-    return sum(C * np.prod([sizes[p] for p in pa]) * (sizes[j] - 1) for j, pa in enumerate(parents))
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_bic_and_aic_count_the_parameters_of_the_structure(name):
-    X, y = train()
-    est = make(name).fit(X, y)
-    sizes = [c.size for c in est.categories_]
-    if name == "AODE":
-        d = len(sizes)
-        k = sum(_free(sizes, [() if j == p else (p,) for j in range(d)]) for p in range(d))
-    else:
-        k = _free(sizes, est.parents_)
-    assert est.likelihood_.n_parameters() == k
-    ll = est.predict_joint_log_proba(X)[np.arange(len(y)), np.searchsorted(est.classes_, y)].sum()
-    assert est.bic(X, y) == pytest.approx(-2 * ll + (k + 2) * np.log(len(y)), rel=1e-12)
-    assert est.aic(X, y) == pytest.approx(-2 * ll + 2 * (k + 2), rel=1e-12)
-
-
 def test_summary_lists_the_structure_with_column_names():
     X, y = train()
     df = pd.DataFrame(X, columns=[f"q{j}" for j in range(X.shape[1])])
@@ -203,20 +139,6 @@ def test_samples_follow_the_fitted_tables():
     aode = AODE().fit(X, y)
     Xa, _ = aode.sample(500, random_state=1)
     assert set(np.unique(Xa[:, 0])) <= set(aode.categories_[0])
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_saved_and_loaded_models_predict_the_same(name, tmp_path):
-    X, y = train()
-    Xt, _ = holdout()
-    est = make(name).fit(X, y)
-    bio.save(est, tmp_path / "m.bayes")
-    back = bio.load(tmp_path / "m.bayes")
-    np.testing.assert_array_equal(back.predict_proba(Xt), est.predict_proba(Xt))
-    if name in INCREMENTAL:
-        back.partial_fit(X[:50], y[:50])
-        est.partial_fit(X[:50], y[:50])
-        np.testing.assert_array_equal(back.predict_proba(Xt), est.predict_proba(Xt))
 
 
 # ---------------------------------------------------------------------------- columns
