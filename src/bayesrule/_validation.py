@@ -11,6 +11,8 @@ from sklearn.utils import assert_all_finite
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, column_or_1d, validate_data
 
+from ._engines.threads import n_threads
+
 #: what a likelihood family accepts as X (its ``input_kind``):
 #: "dense": finite floats; "missing": floats where NaN marks a missing value;
 #: "sparse": as "missing", or a scipy sparse matrix (CSR); "any": a table of any
@@ -26,7 +28,6 @@ def _all_finite(values: np.ndarray, allow_nan: bool) -> bool:
     """Whether ``values`` holds no inf (and no NaN unless allowed): True is certain,
     False means "look closer". Large arrays are summed in parts by worker threads
     (numpy's reductions release the GIL): the check that scikit-learn runs on one core."""
-    from ._engines.threads import n_threads
 
     def part(chunk: np.ndarray) -> bool:
         with np.errstate(over="ignore", invalid="ignore"):  # per thread: large finite sums

@@ -311,7 +311,7 @@ def test_large_inputs_are_checked_in_parts(monkeypatch, sparse, bad):
     from bayesrule import MultinomialNB
 
     monkeypatch.setattr("bayesrule._validation.THREADED_CHECK", 64)
-    monkeypatch.setattr("bayesrule._engines.threads.n_threads", lambda: 3)
+    monkeypatch.setattr("bayesrule._validation.n_threads", lambda: 3)
     rng = np.random.default_rng(1)
     X = rng.poisson(2.0, size=(300, 4)).astype(float)
     y = np.arange(300) % 3

@@ -96,7 +96,7 @@ def run_fruit(output: str | Path = "bayesrule-fruit.png", random_state: int = 0,
 def _figure(model, train, path: Path, priors) -> Path:
     from .. import LossMatrix, QuadraticDiscriminant
     from ..plot import decision_regions
-    from ..plot.regions import _pyplot
+    from ..plot._axes import _pyplot
 
     plt = _pyplot()
     with_loss = QuadraticDiscriminant(
@@ -242,7 +242,7 @@ def run_mixture(output: str | Path = "bayesrule-mixture.png", random_state: int 
 
 def _mixture_figure(gmm, train, path: Path) -> Path:
     from ..plot import bic_curve, mixture_components
-    from ..plot.regions import _pyplot
+    from ..plot._axes import _pyplot
 
     plt = _pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(12, 5), constrained_layout=True)

@@ -7,6 +7,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from .._dask import blockwise, is_dask
+from .._dask import fit as dask_fit
 from .._validation import (
     check_class_counts,
     check_sample_weight,
@@ -18,6 +19,7 @@ from .._validation import (
 )
 from ..decision.posterior_decision import Decision, prior_of
 from ..decision.reject import reject_low_evidence
+from ..likelihoods import Gaussian
 from ..posterior import log_priors, normalize, normalize_log
 from .deciding import Deciding
 from .joint_model import JointModel
@@ -85,8 +87,6 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ fitting
     def _make_likelihood(self):
         if self.likelihood is None:
-            from ..likelihoods import Gaussian
-
             return Gaussian("full")
         if not hasattr(self.likelihood, "log_likelihood"):
             raise TypeError(
@@ -111,9 +111,7 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         self
         """
         if is_dask(X) or is_dask(y):
-            from .._dask import fit
-
-            return fit(self, X, y, sample_weight)
+            return dask_fit(self, X, y, sample_weight)
         try:
             self._prepare(X)
             like = self._make_likelihood()

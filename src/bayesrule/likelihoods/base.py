@@ -16,6 +16,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 from .._blocks import BLOCK_BYTES  # noqa: F401 (the families import it from here)
+from .._validation import as_float_block
 
 
 class Undetermined(ValueError):
@@ -97,8 +98,6 @@ class Likelihood(BaseEstimator):
 
     def coerce(self, X):
         """``X`` (a column block of a table, see ``Product``) as this family evaluates it."""
-        from .._validation import as_float_block
-
         return as_float_block(X, sparse=self.input_kind == "sparse")
 
     def describe_impossible(self, X) -> str | None:
