@@ -24,6 +24,9 @@ class Blocks:
     empty); iterating gives the blocks with rows one at a time, in memory, in order.
     """
 
+    def __init__(self, parts: list):
+        self.parts = list(parts)
+
     def map_reduce(self, function: Callable, merge: Callable, *args):
         raise NotImplementedError
 
@@ -38,9 +41,6 @@ def add(a, b=None):
 
 class InMemory(Blocks):
     """Data in memory: a list of blocks (usually one), reduced in order."""
-
-    def __init__(self, parts: list):
-        self.parts = list(parts)
 
     def map_reduce(self, function, merge, *args):
         result = None

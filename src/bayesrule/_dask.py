@@ -141,8 +141,6 @@ def _checked_block(estimator, like, Xb, yb, wb, classes):
 
 
 def _class_weight(part, n_classes):
-    if part is None:
-        return None
     _, y, w = part
     return np.bincount(y, weights=w, minlength=n_classes).astype(float)
 
@@ -150,9 +148,6 @@ def _class_weight(part, n_classes):
 class DaskBlocks(Blocks):
     """The row blocks of a Dask collection (delayed ``(X, y, w)`` triples or None): each
     ``map_reduce`` is one pass of tasks, merged as a tree on the active scheduler."""
-
-    def __init__(self, parts: list):
-        self.parts = list(parts)
 
     def map_reduce(self, function, merge, *args):
         import dask

@@ -78,6 +78,20 @@ def test_bad_decision_parameters_set_after_fit_are_refused_when_deciding():
         model.predict(X)
 
 
+def test_a_loss_is_checked_and_warned_about_once_until_it_is_replaced():
+    X, y = _data(4)
+    free = [[0, 1, 1], [1, 0, 1], [1, 1, 0], [0, 0, 0]]  # a reject action that costs nothing
+    with pytest.warns(UserWarning, match="all zeros") as seen:
+        model = GaussianNB(loss=free).fit(X, y)
+        model.predict(X)
+        model.risk(X)
+        assert model.actions_.tolist() == ["a", "b", "c", "reject"]
+    assert len(seen) == 1  # at fit; the decisions reuse the checked loss
+    with pytest.warns(UserWarning, match="all zeros") as again:
+        model.set_params(loss=[row[:] for row in free]).predict(X)
+    assert len(again) == 1  # a new loss is checked again
+
+
 def test_the_one_dependence_default_prior_follows_the_priors_parameter():
     rng = np.random.default_rng(3)
     X = rng.integers(0, 3, (200, 4)).astype(str)

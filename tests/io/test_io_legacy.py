@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bayesrule.io import load
-from bayesrule.io.codec import _LEGACY
+from bayesrule.io.codec import _LEGACY, _registry
 
 DATA = pathlib.Path(__file__).parents[1] / "data" / "before_layout"
 EXPECTED = json.loads((DATA / "expected.json").read_text())
@@ -41,6 +41,8 @@ def test_every_old_name_in_the_files_is_an_alias():
     moved = {n for n in names if n in _LEGACY}
     assert "bayesrule.naive_bayes.CategoricalNB" in moved  # the files use the old paths
     assert "bayesrule.likelihoods.pair_counts.PairCounts" in moved
+    by_name, _ = _registry()
+    assert names - set(by_name) == set()  # every class the old files name resolves
 
 
 def _class_names(value):

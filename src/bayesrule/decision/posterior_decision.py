@@ -21,7 +21,7 @@ Examples
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -33,11 +33,10 @@ __all__ = ["Decision", "decision_of", "prior_of"]
 
 @dataclass(frozen=True)
 class Decision:
-    """Priors, loss and actions of a Bayes decision over the classes ``classes``.
+    """Priors, loss and actions of a Bayes decision over C classes.
 
     Attributes
     ----------
-    classes : ndarray of shape (C,)
     prior : ndarray of shape (C,) or None
         The priors P(w_j) posteriors are formed under (None where the posteriors come
         from elsewhere, e.g. a wrapped classifier's ``predict_proba``).
@@ -49,7 +48,6 @@ class Decision:
         Labels of the actions: the classes, then ``reject_label`` for a reject row.
     """
 
-    classes: np.ndarray
     prior: np.ndarray | None
     loss: LossMatrix
     reject_label: object
@@ -62,7 +60,7 @@ class Decision:
         classes = np.asarray(classes)
         matrix = as_loss_matrix(loss, len(classes), classes)
         reject, actions = reject_and_actions(reject_label, classes, matrix)
-        return cls(classes, prior, matrix, reject, actions)
+        return cls(prior, matrix, reject, actions)
 
     @property
     def zero_one(self) -> bool:
@@ -87,32 +85,29 @@ def prior_of(priors, classes, counts, empirical=None) -> np.ndarray:
     return resolve_priors(priors, np.asarray(classes), counts)
 
 
-# the last decision of each estimator, with the parameter objects it was resolved from:
+# per estimator, its last loss and reject label with the classes they were resolved over:
 # a loss matrix is validated (and warned about) once, not at every prediction
 _LAST: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def decision_of(estimator, *, priors=None, counts=None, empirical=None) -> Decision:
-    """The decision an estimator takes now: its ``loss``, ``reject_label`` and (unless
-    ``priors`` is given for one call) ``priors`` parameters, over its ``classes_``.
+def decision_of(estimator, classes=None, *, priors=None, counts=None, empirical=None):
+    """The decision an estimator takes now: its ``loss`` and ``reject_label`` over
+    ``classes`` (default its ``classes_``), under its ``priors`` parameter or ``priors``
+    given for one call (:func:`prior_of` with ``counts`` and ``empirical``).
 
-    Resolved again whenever one of those parameters (or the fitted classes and counts)
-    is another object than at the last call, so ``set_params`` takes effect at once.
+    The loss is resolved again whenever ``loss``, ``reject_label`` or the classes are
+    other objects than at the last call, so ``set_params`` takes effect at once; the
+    validation ``fit`` makes before fitting (over the classes it then keeps) is reused.
     """
+    classes = estimator.classes_ if classes is None else classes
     chosen = estimator.priors if priors is None else priors
-    key = (chosen, estimator.loss, estimator.reject_label, estimator.classes_, counts, empirical)
+    prior = prior_of(chosen, classes, counts, empirical)
+    key = (estimator.loss, estimator.reject_label, classes)
     last = _LAST.get(estimator)
-    if (
-        last is not None
-        and len(last[0]) == len(key)
-        and all(a is b for a, b in zip(last[0], key, strict=True))
-    ):
-        return last[1]
+    if last is not None and all(a is b for a, b in zip(last[0], key, strict=True)):
+        return replace(last[1], prior=prior)
     decision = Decision.resolve(
-        estimator.classes_,
-        loss=estimator.loss,
-        reject_label=estimator.reject_label,
-        prior=prior_of(chosen, estimator.classes_, counts, empirical),
+        classes, loss=estimator.loss, reject_label=estimator.reject_label, prior=prior
     )
     _LAST[estimator] = (key, decision)
     return decision

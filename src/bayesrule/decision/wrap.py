@@ -96,9 +96,7 @@ class _PosteriorDecision(ClassifierMixin, BaseEstimator):
         """The fitted loss and actions as the one decision component (posteriors come
         from :meth:`predict_proba`, under the priors asked for)."""
         check_is_fitted(self, "estimator_")
-        return Decision(
-            self.classes_, self.class_prior_, self.loss_, self.reject_label_, self.actions_
-        )
+        return Decision(self.class_prior_, self.loss_, self.reject_label_, self.actions_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -17,7 +17,7 @@ from .._validation import (
     validate_X,
     validate_Xy,
 )
-from ..decision.posterior_decision import Decision, prior_of
+from ..decision.posterior_decision import decision_of
 from ..decision.reject import reject_low_evidence
 from ..likelihoods import Gaussian
 from ..posterior import log_priors, normalize, normalize_log
@@ -204,9 +204,9 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         ``class_count_`` and ``likelihood_`` are set."""
 
     def _check_decision(self, classes, counts) -> None:
-        """Refuse bad ``priors``, ``loss`` or ``reject_label`` before anything is fitted."""
-        prior_of(self.priors, classes, counts)
-        Decision.resolve(classes, loss=self.loss, reject_label=self.reject_label)
+        """Refuse bad ``priors``, ``loss`` or ``reject_label`` before anything is fitted
+        (over ``classes``, the array the fit then keeps: the decisions reuse the check)."""
+        decision_of(self, classes, counts=counts)
 
     # ------------------------------------------------------------------ the pipeline
     def _ready(self):
@@ -240,14 +240,14 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         """Row slices and their class-major joint log-probabilities (C, rows), or what
         ``then`` makes of them (computed where the block is, in a worker thread for the
         families that use them)."""
-        _, finish = self._finisher(X, priors, then)
+        _, finish = self._finisher(X, self._prior(priors), then)
         return self.likelihood_.class_major_blocks(X, relative=relative, finish=finish)
 
-    def _finisher(self, X, priors, then):
-        """The log priors (C,) and ``finish(rows, block)``: adds them to a block of
-        log-likelihoods (C, rows) in place, refuses a row with no finite joint (naming
-        the cause), and returns ``then`` of the block (the block without it)."""
-        log_prior = log_priors(self._prior(priors))
+    def _finisher(self, X, prior, then):
+        """The log priors (C,) of ``prior`` and ``finish(rows, block)``: adds them to a
+        block of log-likelihoods (C, rows) in place, refuses a row with no finite joint
+        (naming the cause), and returns ``then`` of the block (the block without it)."""
+        log_prior = log_priors(prior)
 
         def finish(rows, joint):
             joint += log_prior[:, None]
@@ -334,7 +334,7 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
             checked = self._validated(X)
             best = np.empty(checked.shape[0], dtype=np.intp)
             first_best = lambda joint: np.argmax(joint, axis=0)  # noqa: E731
-            log_prior, finish = self._finisher(checked, priors, first_best)
+            log_prior, finish = self._finisher(checked, decision.prior, first_best)
             blocks = self.likelihood_.best_class_blocks(checked, log_prior=log_prior, finish=finish)
             for rows, labels in blocks:
                 best[rows] = labels

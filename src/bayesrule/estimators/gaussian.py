@@ -12,7 +12,6 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from ..likelihoods import Gaussian
-from ..priors import priors_estimated
 from .preset import Preset
 
 
@@ -83,7 +82,7 @@ class _GaussianParameters:
     @classmethod
     def _from_parameters(cls, name, means, covariances, priors, classes, loss, reject_label):
         """A fitted classifier from known parameters, with no data (see the presets)."""
-        if priors_estimated(priors) and priors is not None:
+        if isinstance(priors, str) and priors == "empirical":
             raise ValueError(
                 "priors='empirical' needs data to count classes in; from_parameters takes "
                 "None or 'uniform', an array or a dict."

@@ -19,13 +19,17 @@ from ..likelihoods import Bernoulli, Categorical, Complement, Kernel, Multinomia
 from .preset import Preset
 
 
-class _LinearForm:
-    """``feature_log_prob_``, ``coef_`` and ``intercept_`` of binary and count models."""
+class _Counts:
+    """``feature_count_`` of the binary and count models."""
 
     @property
     def feature_count_(self) -> np.ndarray:
         """Weighted sum of each feature per class, shape (C, d)."""
         return self._fitted_likelihood().feature_count_
+
+
+class _LinearForm(_Counts):
+    """``feature_log_prob_``, ``coef_`` and ``intercept_`` of binary and count models."""
 
     @property
     def feature_log_prob_(self) -> np.ndarray:
@@ -143,7 +147,7 @@ class MultinomialNB(_LinearForm, Preset):
         self.reject_label = reject_label
 
 
-class ComplementNB(Preset):
+class ComplementNB(_Counts, Preset):
     """Complement naive Bayes (Rennie et al., 2003), as scikit-learn's ComplementNB.
 
     Each class is scored by the weights of its complement (all other classes'
@@ -187,11 +191,6 @@ class ComplementNB(Preset):
         self.priors = priors
         self.loss = loss
         self.reject_label = reject_label
-
-    @property
-    def feature_count_(self) -> np.ndarray:
-        """Weighted sum of each feature per class, shape (C, d)."""
-        return self._fitted_likelihood().feature_count_
 
     @property
     def feature_log_prob_(self) -> np.ndarray:
@@ -308,7 +307,7 @@ class KernelNB(Preset):
         return self._fitted_likelihood().bandwidth_
 
 
-class PoissonNB(Preset):
+class PoissonNB(_Counts, Preset):
     """Naive Bayes for counts with a Poisson rate per class and feature.
 
     ``ln p(x|c) = sum_j (x_j ln lambda_cj - lambda_cj - ln x_j!)`` over the observed
@@ -355,11 +354,6 @@ class PoissonNB(Preset):
         self.priors = priors
         self.loss = loss
         self.reject_label = reject_label
-
-    @property
-    def feature_count_(self) -> np.ndarray:
-        """Weighted sum of each feature per class, shape (C, d)."""
-        return self._fitted_likelihood().feature_count_
 
     @property
     def rate_(self) -> np.ndarray:

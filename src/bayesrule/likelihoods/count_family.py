@@ -34,6 +34,10 @@ class CountLikelihood(Likelihood):
     poor_score = True
     #: how the family reads values: "counts" or a Bernoulli threshold (see count_statistics)
     _values = COUNTS
+    #: whether :meth:`_linear_weights` still give the scores where values are missing
+    #: (NaN counting as 0); False where a missing value also drops a term of the
+    #: intercept (Poisson's ``-lambda``)
+    linear_with_missing = True
 
     def _check_params(self):
         check_alpha(self.alpha)
@@ -92,6 +96,8 @@ class CountLikelihood(Likelihood):
         maximum) is scored and ``finish``-ed, which raises the explaining error."""
         self.check_ready()
         linear = self._linear_weights() if sp.issparse(X) and kernels.enabled() else None
+        if linear is not None and not self.linear_with_missing and _has_nan(X.data):
+            linear = None
         if linear is None:
             yield from super().best_class_blocks(X, log_prior=log_prior, finish=finish)
             return

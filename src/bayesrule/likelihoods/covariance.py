@@ -170,11 +170,12 @@ class Structure:
         prec = 1.0 / kern
         return prec, 0.5 * np.log(prec).sum(axis=1)
 
-    def mahalanobis(self, P, M, centred_means, Xc, relative: bool) -> np.ndarray:
-        """Squared Mahalanobis distances (C, rows) of rows ``Xc`` (centred on a reference)
-        to each class mean, from precision factors ``P`` (:meth:`factorise`), projected
-        means ``M`` and the means centred on the same reference; with ``relative`` a tied
-        diagonal structure may leave out the row's own term (the same for every class)."""
+    def mahalanobis(self, P, M, means, reference, Xc, relative: bool) -> np.ndarray:
+        """Squared Mahalanobis distances (C, rows) of rows ``Xc`` (centred on
+        ``reference``) to each class mean, from precision factors ``P`` (:meth:`factorise`)
+        and the projected means ``M`` (diagonal structures also use ``means``); with
+        ``relative`` a tied diagonal structure may leave out the row's own term (the
+        same for every class)."""
         C, d = M.shape
         if self.dense and not self.tied:  # z_c = U_c^T (x - mu_c), all classes
             Z = np.concatenate(P, axis=1).T @ Xc.T
@@ -190,7 +191,7 @@ class Structure:
             return maha
         # diagonal: sum_j p_cj (x_j - mu_cj)^2 = x^2.p_c - 2 x.(p_c mu_c) + mu_c.(p_c mu_c)
         maha = (-2.0 * M) @ Xc.T
-        maha += (centred_means * M).sum(axis=1)[:, None]
+        maha += ((means - reference) * M).sum(axis=1)[:, None]
         if self.tied and relative:
             return maha
         maha += P @ (Xc * Xc).T

@@ -311,9 +311,8 @@ class Gaussian(Likelihood):
             out += self.linear_intercept_[:, None]
             return out
         Xc = np.subtract(X, self.reference_, dtype=np.float64)
-        centred = self.means_ - self.reference_
         P, M = self.precisions_cholesky_, self.projected_means_
-        out = structure.mahalanobis(P, M, centred, Xc, relative)
+        out = structure.mahalanobis(P, M, self.means_, self.reference_, Xc, relative)
         for c in self.exact_classes_:
             # far from the reference: centre on the class itself, nothing cancels
             diff = np.subtract(X, self.means_[c], dtype=np.float64)

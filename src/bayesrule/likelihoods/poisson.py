@@ -14,7 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import gammaln
 
-from ..stats.counts import CountStats, _has_nan
+from ..stats.counts import CountStats
 from .base import Undetermined
 from .count_family import CountLikelihood, matmul_t, zero_nan
 
@@ -73,6 +73,7 @@ class Poisson(CountLikelihood):
     """
 
     positive_only = True
+    linear_with_missing = False  # a missing count drops its -lambda: not X @ W + b
 
     def __init__(self, alpha=1.0):
         self.alpha = alpha
@@ -134,13 +135,6 @@ class Poisson(CountLikelihood):
             else:
                 out -= gammaln(np.asarray(X, dtype=np.float64) + 1.0).sum(axis=1)
         return out
-
-    def best_class_blocks(self, X, *, log_prior, finish):
-        """As the count families; a sparse ``X`` with missing values is scored in full
-        (a missing count drops its ``-lambda``: the scores are not ``X @ W + b``)."""
-        if sp.issparse(X) and _has_nan(X.data):
-            return self.class_major_blocks(X, relative=True, finish=finish)
-        return super().best_class_blocks(X, log_prior=log_prior, finish=finish)
 
     def _linear_weights(self):
         if self.zero_columns_.size:  # rate 0 somewhere: -inf, not 0 * -inf

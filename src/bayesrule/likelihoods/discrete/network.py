@@ -10,7 +10,7 @@ continuous columns (:mod:`~bayesrule.likelihoods.discrete.discretize`):
   for every other attribute) and AODE (Webb, Boughton and Wang 2005: the average of the
   SPODEs in probability space), in ``one_dependence.py``;
 * :class:`~bayesrule.likelihoods.discrete.learned.TreeAugmented` (TAN) and
-  :class:`~bayesrule.likelihoods.discrete.learned.KDependence` (KDB) in ``network.py``.
+  :class:`~bayesrule.likelihoods.discrete.learned.KDependence` (KDB) in ``learned.py``.
 
 Rows are looked up as codes (:func:`~bayesrule.stats.values.value_codes`): a
 value's position, ``O_j`` for a value never seen, ``O_j + 1`` for a missing one.
@@ -324,9 +324,7 @@ def _column_summary(column, y, n_classes, w, method) -> tuple:
 
 
 def _block_columns(part, n_classes, method):
-    """Per column of a checked block its :func:`_column_summary` (None for no rows)."""
-    if part is None:
-        return None
+    """Per column of a checked block its :func:`_column_summary`."""
     X, y, w = part
     X = value_table(X)
     y = np.asarray(y, dtype=np.intp)
@@ -348,8 +346,6 @@ def _merge_columns(a, b=None):
 def _block_pairs(part, like, n_classes):
     """The pair counts of a checked block, binned with ``like.bin_edges_`` when set (its
     continuous columns checked on all the data already), else as ``statistics`` does."""
-    if part is None:
-        return None
     X, y, w = part
     like = copy.deepcopy(like)  # without bins, _discrete_table sets them (all None)
     y = np.asarray(y, dtype=np.intp)
@@ -366,8 +362,6 @@ def _merge(a, b=None):
 def _block_count(part, edges, categories, count):
     """``count(codes, y, w)`` of a checked block, its codes those of ``categories`` (the
     values of all the blocks), binned with ``edges``."""
-    if part is None:
-        return None
     X, y, w = part
     y = np.asarray(y, dtype=np.intp)
     w = None if w is None else np.asarray(w, dtype=np.float64)

@@ -84,9 +84,7 @@ def _combine(a: dict, b: dict | None = None) -> dict:
 
 def _rows(part, c: int):
     """Class ``c``'s rows of a checked block (positive weight only, as float64) and their
-    weights; no rows for an empty block (None)."""
-    if part is None:
-        return np.empty((0, 0)), None
+    weights."""
     X, y, w = part
     keep = y == c
     if w is not None:

@@ -274,7 +274,8 @@ def precisions_cholesky(covariance: str, cov: np.ndarray, reg_covar: float) -> n
     ValueError when a covariance is not positive definite; with ``reg_covar == 0`` also
     when it is numerically singular (a pivot below ``SINGULAR_RTOL`` of its variance).
     """
-    if covariance in ("diag", "spherical"):
+    structure = get_structure(covariance)
+    if not structure.dense:
         bad = ~(cov > 0)
         if reg_covar == 0:
             bad |= cov < SINGULAR_RTOL * np.max(cov, axis=0, initial=0.0)
@@ -282,7 +283,7 @@ def precisions_cholesky(covariance: str, cov: np.ndarray, reg_covar: float) -> n
             k = int(np.argwhere(bad)[0][0]) if cov.ndim else 0
             raise ValueError(singular_message(k, covariance, reg_covar))
         return 1.0 / np.sqrt(cov)
-    mats = cov[None] if get_structure(covariance).tied else cov
+    mats = cov[None] if structure.tied else cov
     d = mats.shape[-1]
     out = np.empty_like(mats)
     for k, S in enumerate(mats):
@@ -293,19 +294,20 @@ def precisions_cholesky(covariance: str, cov: np.ndarray, reg_covar: float) -> n
         if L is None or (reg_covar == 0 and (np.diag(L) ** 2 < SINGULAR_RTOL * np.diag(S)).any()):
             raise ValueError(singular_message(k, covariance, reg_covar))
         out[k] = solve_triangular(L, np.eye(d), lower=True).T
-    return out[0] if get_structure(covariance).tied else out
+    return out[0] if structure.tied else out
 
 
 def covariances_from_precisions(covariance: str, U: np.ndarray) -> np.ndarray:
     """Covariances (native shape) from the upper factors ``U`` of the precisions."""
-    if covariance in ("diag", "spherical"):
+    structure = get_structure(covariance)
+    if not structure.dense:
         return 1.0 / (U * U)
-    mats = U[None] if get_structure(covariance).tied else U
+    mats = U[None] if structure.tied else U
     eye = np.eye(mats.shape[-1])
     # Sigma = (U U^T)^-1 = V^T V with V = U^-1
     inv = np.array([solve_triangular(u, eye, lower=False) for u in mats])
     cov = np.swapaxes(inv, 1, 2) @ inv
-    return cov[0] if get_structure(covariance).tied else cov
+    return cov[0] if structure.tied else cov
 
 
 def _array(name: str, value, shape: tuple, why: str) -> np.ndarray:
@@ -335,14 +337,15 @@ def check_inits(covariance: str, K: int, d: int, weights, means, precisions):
         means = _array("means_init", means, (K, d), f"K={K} components x d={d} features")
     if precisions is None:
         return weights, means, None
-    shape = get_structure(covariance).native_shape(K, d)
+    structure = get_structure(covariance)
+    shape = structure.native_shape(K, d)
     why = f"covariance={covariance!r}, K={K} components, d={d} features"
     P = _array("precisions_init", precisions, shape, why)
-    if covariance in ("diag", "spherical"):
+    if not structure.dense:
         if (P <= 0).any():
             raise ValueError(f"precisions_init must be positive for covariance={covariance!r}")
         return weights, means, np.sqrt(P)
-    mats = P[None] if get_structure(covariance).tied else P
+    mats = P[None] if structure.tied else P
     U = np.empty_like(mats)
     for k, M in enumerate(mats):
         scale = np.abs(M).max()
@@ -352,4 +355,4 @@ def check_inits(covariance: str, K: int, d: int, weights, means, precisions):
             U[k] = np.linalg.cholesky(M[::-1, ::-1])[::-1, ::-1]
         except np.linalg.LinAlgError:
             raise ValueError(f"precisions_init[{k}] must be positive definite.") from None
-    return weights, means, U[0] if get_structure(covariance).tied else U
+    return weights, means, U[0] if structure.tied else U
