@@ -7,18 +7,58 @@ and exposes its parameters and the seeds' discriminant coefficients
 
 from __future__ import annotations
 
+from inspect import Parameter
+
 import numpy as np
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from .._signatures import declared_function, parameters
 from ..likelihoods import Gaussian
 from .preset import Preset
+
+_FROM_PARAMETERS_DOC = """A fitted {name} from known parameters, with no data.
+
+        Parameters
+        ----------
+        means : array-like of shape (C, d)
+        {cov} : array-like of shape {shape}
+        priors : None, "uniform", array-like or dict, default=None
+            None means uniform (there are no data to count classes in; "empirical" is
+            refused).
+        classes : array-like of shape (C,), optional
+            Class labels in the order of ``means``; default ``0 .. C-1``. The order is kept.
+        loss, reject_label
+            As in the estimator.
+
+        Returns
+        -------
+        {name}
+            Fitted; ``partial_fit`` is refused (there are no statistics to add to).
+        """
 
 
 class _GaussianParameters:
     """Parameters, discriminant coefficients and ``from_parameters`` of Gaussian presets."""
 
     _family = Gaussian
+    _given: tuple[str, str]  # from_parameters' covariance argument: its name and shape
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "_given" not in cls.__dict__:
+            return
+        name, shape = cls._given
+        arguments = {"means": Parameter.empty, name: Parameter.empty, "priors": None}
+        arguments |= {"classes": None, "loss": None, "reject_label": None}
+        signature = [Parameter("cls", Parameter.POSITIONAL_OR_KEYWORD)] + parameters(
+            arguments, positional=("means", name, "priors", "classes")
+        )
+        doc = _FROM_PARAMETERS_DOC.format(name=cls.__name__, cov=name, shape=shape)
+        function = declared_function(
+            f"{cls.__name__}.from_parameters", signature, _from_parameters, doc
+        )
+        cls.from_parameters = classmethod(function)
 
     @property
     def means_(self) -> np.ndarray:
@@ -79,52 +119,30 @@ class _GaussianParameters:
         with np.errstate(divide="ignore"):
             return -0.5 * quad + half_log_det_prec + np.log(self.class_prior_)
 
-    @classmethod
-    def _from_parameters(cls, name, means, covariances, priors, classes, loss, reject_label):
-        """A fitted classifier from known parameters, with no data (see the presets)."""
-        if isinstance(priors, str) and priors == "empirical":
-            raise ValueError(
-                "priors='empirical' needs data to count classes in; from_parameters takes "
-                "None or 'uniform', an array or a dict."
-            )
-        est = cls(
-            priors="uniform" if priors is None else priors, loss=loss, reject_label=reject_label
+
+def _from_parameters(cls, means, covariances, priors, classes, loss, reject_label):
+    """A fitted classifier from known parameters, with no data (the body of every
+    preset's ``from_parameters``; ``covariances`` is named as its ``_given`` says)."""
+    if isinstance(priors, str) and priors == "empirical":
+        raise ValueError(
+            "priors='empirical' needs data to count classes in; from_parameters takes "
+            "None or 'uniform', an array or a dict."
         )
-        like = est._make_likelihood().set_parameters(means, covariances, name=name)
-        C, d = like.means_.shape
-        labels = np.arange(C) if classes is None else np.asarray(classes)
-        if classes is not None and labels.dtype.kind in "US":
-            if not all(isinstance(c, str) for c in classes):  # keep mixed labels as given
-                labels = np.asarray(list(classes), dtype=object)
-        if labels.shape != (C,) or len(set(labels.tolist())) != C:
-            raise ValueError(f"classes must be {C} distinct labels, one per row of means")
-        est._check_classes(labels)
-        est._check_decision(labels, None)
-        est.classes_, est.likelihood_, est.n_features_in_ = labels, like, d
-        est.class_count_ = np.zeros(C)
-        est._fitted()
-        return est
-
-
-_FROM_PARAMETERS_DOC = """A fitted {name} from known parameters, with no data.
-
-        Parameters
-        ----------
-        means : array-like of shape (C, d)
-        {cov} : array-like of shape {shape}
-        priors : None, "uniform", array-like or dict, default=None
-            None means uniform (there are no data to count classes in; "empirical" is
-            refused).
-        classes : array-like of shape (C,), optional
-            Class labels in the order of ``means``; default ``0 .. C-1``. The order is kept.
-        loss, reject_label
-            As in the estimator.
-
-        Returns
-        -------
-        {name}
-            Fitted; ``partial_fit`` is refused (there are no statistics to add to).
-        """
+    est = cls(priors="uniform" if priors is None else priors, loss=loss, reject_label=reject_label)
+    like = est._make_likelihood().set_parameters(means, covariances, name=cls._given[0])
+    C, d = like.means_.shape
+    labels = np.arange(C) if classes is None else np.asarray(classes)
+    if classes is not None and labels.dtype.kind in "US":
+        if not all(isinstance(c, str) for c in classes):  # keep mixed labels as given
+            labels = np.asarray(list(classes), dtype=object)
+    if labels.shape != (C,) or len(set(labels.tolist())) != C:
+        raise ValueError(f"classes must be {C} distinct labels, one per row of means")
+    est._check_classes(labels)
+    est._check_decision(labels, None)
+    est.classes_, est.likelihood_, est.n_features_in_ = labels, like, d
+    est.class_count_ = np.zeros(C)
+    est._fitted()
+    return est
 
 
 class QuadraticDiscriminant(_GaussianParameters, Preset):
@@ -161,25 +179,9 @@ class QuadraticDiscriminant(_GaussianParameters, Preset):
     """
 
     _fixed = {"covariance": "full"}
-    _options = ("reg_covar",)
+    _parameters = {"reg_covar": 0.0}
 
-    def __init__(self, *, reg_covar=0.0, priors=None, loss=None, reject_label=None):
-        self.reg_covar = reg_covar
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
-
-    @classmethod
-    def from_parameters(
-        cls, means, covariances, priors=None, classes=None, *, loss=None, reject_label=None
-    ):
-        return cls._from_parameters(
-            "covariances", means, covariances, priors, classes, loss, reject_label
-        )
-
-    from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
-        name="QuadraticDiscriminant", cov="covariances", shape="(C, d, d)"
-    )
+    _given = ("covariances", "(C, d, d)")
 
 
 class LinearDiscriminant(_GaussianParameters, Preset):
@@ -212,26 +214,9 @@ class LinearDiscriminant(_GaussianParameters, Preset):
     """
 
     _fixed = {"covariance": "tied"}
-    _options = ("reg_covar", "shrinkage")
+    _parameters = {"reg_covar": 0.0, "shrinkage": None}
 
-    def __init__(self, *, reg_covar=0.0, shrinkage=None, priors=None, loss=None, reject_label=None):
-        self.reg_covar = reg_covar
-        self.shrinkage = shrinkage
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
-
-    @classmethod
-    def from_parameters(
-        cls, means, covariance, priors=None, classes=None, *, loss=None, reject_label=None
-    ):
-        return cls._from_parameters(
-            "covariance", means, covariance, priors, classes, loss, reject_label
-        )
-
-    from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
-        name="LinearDiscriminant", cov="covariance", shape="(d, d)"
-    )
+    _given = ("covariance", "(d, d)")
 
     def _can_partial_fit(self):
         if isinstance(self.shrinkage, str):
@@ -277,25 +262,9 @@ class GaussianNB(_GaussianParameters, Preset):
     """
 
     _fixed = {"covariance": "diag"}
-    _options = ("var_smoothing",)
+    _parameters = {"var_smoothing": 1e-9}
 
-    def __init__(self, *, var_smoothing=1e-9, priors=None, loss=None, reject_label=None):
-        self.var_smoothing = var_smoothing
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
-
-    @classmethod
-    def from_parameters(
-        cls, means, variances, priors=None, classes=None, *, loss=None, reject_label=None
-    ):
-        return cls._from_parameters(
-            "variances", means, variances, priors, classes, loss, reject_label
-        )
-
-    from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
-        name="GaussianNB", cov="variances", shape="(C, d)"
-    )
+    _given = ("variances", "(C, d)")
 
     @property
     def theta_(self) -> np.ndarray:
@@ -332,19 +301,4 @@ class NearestMean(_GaussianParameters, Preset):
 
     _fixed = {"covariance": "tied_spherical"}
 
-    def __init__(self, *, priors=None, loss=None, reject_label=None):
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
-
-    @classmethod
-    def from_parameters(
-        cls, means, variance, priors=None, classes=None, *, loss=None, reject_label=None
-    ):
-        return cls._from_parameters(
-            "variance", means, variance, priors, classes, loss, reject_label
-        )
-
-    from_parameters.__func__.__doc__ = _FROM_PARAMETERS_DOC.format(
-        name="NearestMean", cov="variance", shape="() (one number)"
-    )
+    _given = ("variance", "() (one number)")

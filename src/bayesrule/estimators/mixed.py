@@ -12,7 +12,7 @@ from .._validation import column_type, missing_mask
 from ..likelihoods import Bernoulli, Categorical, Gaussian, Kernel, Multinomial
 from ..likelihoods.base import Likelihood
 from ..likelihoods.product import Product
-from .classifier import BayesClassifier
+from .preset import Preset
 
 #: the families ``features`` may name by string, as the likelihood each one builds
 FAMILIES = {
@@ -24,7 +24,7 @@ FAMILIES = {
 }
 
 
-class MixedNB(BayesClassifier):
+class MixedNB(Preset):
     """Naive Bayes with one likelihood family per block of columns, missing values marginalised.
 
     ``ln p(x|c) = sum_b ln p_b(x_b | c)`` over column blocks ``b``, each modelled by its
@@ -82,11 +82,7 @@ class MixedNB(BayesClassifier):
     array(['a', 'b'], dtype='<U1')
     """
 
-    def __init__(self, *, features="auto", priors=None, loss=None, reject_label=None):
-        self.features = features
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
+    _parameters = {"features": "auto"}
 
     def _prepare(self, X):
         """Choose or check the column blocks before ``fit`` fits every family on its columns."""

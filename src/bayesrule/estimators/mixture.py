@@ -16,9 +16,9 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._validation import fit_labels
-from ..likelihoods.mixture import Mixture
+from ..likelihoods.mixture import MIXTURE, Mixture
 from ..likelihoods.mixture.checks import check_int
-from .classifier import BayesClassifier
+from .preset import Preset
 
 #: the parameters that may be dictionaries from class label to a value
 _PER_CLASS = ("n_components", "weights_init", "means_init", "precisions_init")
@@ -29,7 +29,7 @@ class StreamingUnavailable(NotImplementedError, AttributeError):
     that is also an AttributeError, so ``hasattr(model, "partial_fit")`` is False."""
 
 
-class GaussianMixtureBayes(BayesClassifier):
+class GaussianMixtureBayes(Preset):
     """Bayes' rule with a Gaussian mixture per class, fitted by EM.
 
     Each class ``c`` has its own mixture ``p(x|c) = sum_k alpha_ck N(x; mu_ck,
@@ -126,40 +126,8 @@ class GaussianMixtureBayes(BayesClassifier):
     [('full', 1), ('full', 2)]
     """
 
-    def __init__(
-        self,
-        n_components=1,
-        *,
-        max_components=10,
-        covariance="full",
-        reg_covar=1e-6,
-        max_iter=200,
-        tol=1e-4,
-        n_init=1,
-        random_state=None,
-        weights_init=None,
-        means_init=None,
-        precisions_init=None,
-        warm_start=False,
-        priors=None,
-        loss=None,
-        reject_label=None,
-    ):
-        self.n_components = n_components
-        self.max_components = max_components
-        self.covariance = covariance
-        self.reg_covar = reg_covar
-        self.max_iter = max_iter
-        self.tol = tol
-        self.n_init = n_init
-        self.random_state = random_state
-        self.weights_init = weights_init
-        self.means_init = means_init
-        self.precisions_init = precisions_init
-        self.warm_start = warm_start
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
+    _parameters = MIXTURE
+    _positional = ("n_components",)
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X, y, sample_weight=None):
@@ -204,20 +172,7 @@ class GaussianMixtureBayes(BayesClassifier):
             per_class = {k: (None if isinstance(v, Mapping) else v) for k, v in per_class.items()}
         else:
             per_class = {k: _by_position(k, v, *labels) for k, v in per_class.items()}
-        like = Mixture(
-            n_components=per_class["n_components"],
-            covariance=self.covariance,
-            reg_covar=self.reg_covar,
-            max_iter=self.max_iter,
-            tol=self.tol,
-            n_init=self.n_init,
-            random_state=self.random_state,
-            weights_init=per_class["weights_init"],
-            means_init=per_class["means_init"],
-            precisions_init=per_class["precisions_init"],
-            warm_start=self.warm_start,
-            max_components=self.max_components,
-        )
+        like = Mixture(**(self._family_options() | per_class))
         classes, previous = getattr(self, "_last", (None, None))
         if (
             bool(self.warm_start)

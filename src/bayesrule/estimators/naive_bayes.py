@@ -16,25 +16,19 @@ from __future__ import annotations
 import numpy as np
 
 from ..likelihoods import Bernoulli, Categorical, Complement, Kernel, Multinomial, Poisson
-from .preset import Preset
+from .preset import Preset, fitted
 
 
 class _Counts:
     """``feature_count_`` of the binary and count models."""
 
-    @property
-    def feature_count_(self) -> np.ndarray:
-        """Weighted sum of each feature per class, shape (C, d)."""
-        return self._fitted_likelihood().feature_count_
+    feature_count_ = fitted("Weighted sum of each feature per class, shape (C, d).")
 
 
 class _LinearForm(_Counts):
     """``feature_log_prob_``, ``coef_`` and ``intercept_`` of binary and count models."""
 
-    @property
-    def feature_log_prob_(self) -> np.ndarray:
-        """Smoothed ``ln P(feature j | class c)``, shape (C, d)."""
-        return self._fitted_likelihood().feature_log_prob_
+    feature_log_prob_ = fitted("Smoothed ``ln P(feature j | class c)``, shape (C, d).")
 
     @property
     def coef_(self) -> np.ndarray:
@@ -92,14 +86,7 @@ class BernoulliNB(_LinearForm, Preset):
     """
 
     _family = Bernoulli
-    _options = ("alpha", "binarize")
-
-    def __init__(self, *, alpha=1.0, binarize=0.0, priors=None, loss=None, reject_label=None):
-        self.alpha = alpha
-        self.binarize = binarize
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
+    _parameters = {"alpha": 1.0, "binarize": 0.0}
 
 
 class MultinomialNB(_LinearForm, Preset):
@@ -138,13 +125,7 @@ class MultinomialNB(_LinearForm, Preset):
     """
 
     _family = Multinomial
-    _options = ("alpha",)
-
-    def __init__(self, *, alpha=1.0, priors=None, loss=None, reject_label=None):
-        self.alpha = alpha
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
+    _parameters = {"alpha": 1.0}
 
 
 class ComplementNB(_Counts, Preset):
@@ -183,19 +164,9 @@ class ComplementNB(_Counts, Preset):
     """
 
     _family = Complement
-    _options = ("alpha", "norm")
+    _parameters = {"alpha": 1.0, "norm": False}
 
-    def __init__(self, *, alpha=1.0, norm=False, priors=None, loss=None, reject_label=None):
-        self.alpha = alpha
-        self.norm = norm
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
-
-    @property
-    def feature_log_prob_(self) -> np.ndarray:
-        """The complement weights ``w_cj``, shape (C, d)."""
-        return self._fitted_likelihood().feature_log_prob_
+    feature_log_prob_ = fitted("The complement weights ``w_cj``, shape (C, d).")
 
 
 class CategoricalNB(Preset):
@@ -236,29 +207,15 @@ class CategoricalNB(Preset):
     """
 
     _family = Categorical
-    _options = ("alpha", "unseen")
+    _parameters = {"alpha": 1.0, "unseen": "smooth"}
 
-    def __init__(self, *, alpha=1.0, unseen="smooth", priors=None, loss=None, reject_label=None):
-        self.alpha = alpha
-        self.unseen = unseen
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
+    categories_ = fitted("The values of each feature seen in training, sorted.")
 
-    @property
-    def categories_(self) -> list:
-        """The values of each feature seen in training, sorted."""
-        return self._fitted_likelihood().categories_
+    category_count_ = fitted(
+        "Weighted count of each value per class, one (C, O_j) array per feature."
+    )
 
-    @property
-    def category_count_(self) -> list:
-        """Weighted count of each value per class, one (C, O_j) array per feature."""
-        return self._fitted_likelihood().category_count_
-
-    @property
-    def feature_log_prob_(self) -> list:
-        """Smoothed ``ln P(x_j = v | c)``, one (C, O_j) array per feature."""
-        return self._fitted_likelihood().feature_log_prob_
+    feature_log_prob_ = fitted("Smoothed ``ln P(x_j = v | c)``, one (C, O_j) array per feature.")
 
 
 class KernelNB(Preset):
@@ -293,18 +250,9 @@ class KernelNB(Preset):
     """
 
     _family = Kernel
-    _options = ("bandwidth",)
+    _parameters = {"bandwidth": "scott"}
 
-    def __init__(self, *, bandwidth="scott", priors=None, loss=None, reject_label=None):
-        self.bandwidth = bandwidth
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
-
-    @property
-    def bandwidth_(self) -> np.ndarray:
-        """The kernel standard deviation of each class and feature, shape (C, d)."""
-        return self._fitted_likelihood().bandwidth_
+    bandwidth_ = fitted("The kernel standard deviation of each class and feature, shape (C, d).")
 
 
 class PoissonNB(_Counts, Preset):
@@ -347,15 +295,6 @@ class PoissonNB(_Counts, Preset):
     """
 
     _family = Poisson
-    _options = ("alpha",)
+    _parameters = {"alpha": 1.0}
 
-    def __init__(self, *, alpha=1.0, priors=None, loss=None, reject_label=None):
-        self.alpha = alpha
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
-
-    @property
-    def rate_(self) -> np.ndarray:
-        """The Poisson rates ``lambda_cj``, shape (C, d)."""
-        return self._fitted_likelihood().rate_
+    rate_ = fitted("The Poisson rates ``lambda_cj``, shape (C, d).")

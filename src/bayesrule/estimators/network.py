@@ -7,29 +7,16 @@ smoothing, unseen and missing values, binning) is as in :mod:`bayesrule.estimato
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..likelihoods.discrete.learned import KDependence, TreeAugmented
 from .mixture import StreamingUnavailable
-from .one_dependence import _SemiNaive
-from .preset import Preset
+from .one_dependence import DISCRETE, _SemiNaive
+from .preset import Preset, fitted
 
 
 class _Network(_SemiNaive):
-    @property
-    def parents_(self) -> list:
-        """Per attribute the tuple of its attribute parents (the class is everyone's)."""
-        return self._fitted_likelihood().parents_
-
-    @property
-    def mutual_information_(self) -> np.ndarray:
-        """``I(X_j; C)`` in nats, shape (d,)."""
-        return self._fitted_likelihood().mutual_information_
-
-    @property
-    def conditional_mutual_information_(self) -> np.ndarray:
-        """``I(X_i; X_j | C)`` in nats, shape (d, d)."""
-        return self._fitted_likelihood().conditional_mutual_information_
+    parents_ = fitted("Per attribute the tuple of its attribute parents (the class is everyone's).")
+    mutual_information_ = fitted("``I(X_j; C)`` in nats, shape (d,).")
+    conditional_mutual_information_ = fitted("``I(X_i; X_j | C)`` in nats, shape (d, d).")
 
     def _default_parents(self, j):
         return self.parents_[j]
@@ -68,34 +55,10 @@ class TAN(_Network, Preset):
     """
 
     _family = TreeAugmented
-    _options = ("root", "alpha", "unseen", "discretize", "n_bins")
+    _parameters = {"root": None, **DISCRETE}
     _columns_of = ("root",)
 
-    @property
-    def root_(self) -> int:
-        """Column position of the tree's root."""
-        return self._fitted_likelihood().root_
-
-    def __init__(
-        self,
-        *,
-        root=None,
-        alpha=1.0,
-        unseen="smooth",
-        discretize=None,
-        n_bins=5,
-        priors=None,
-        loss=None,
-        reject_label=None,
-    ):
-        self.root = root
-        self.alpha = alpha
-        self.unseen = unseen
-        self.discretize = discretize
-        self.n_bins = n_bins
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
+    root_ = fitted("Column position of the tree's root.")
 
 
 class KDB(_Network, Preset):
@@ -134,28 +97,7 @@ class KDB(_Network, Preset):
     """
 
     _family = KDependence
-    _options = ("k", "alpha", "unseen", "discretize", "n_bins")
-
-    def __init__(
-        self,
-        *,
-        k=2,
-        alpha=1.0,
-        unseen="smooth",
-        discretize=None,
-        n_bins=5,
-        priors=None,
-        loss=None,
-        reject_label=None,
-    ):
-        self.k = k
-        self.alpha = alpha
-        self.unseen = unseen
-        self.discretize = discretize
-        self.n_bins = n_bins
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
+    _parameters = {"k": 2, **DISCRETE}
 
     @property
     def partial_fit(self):

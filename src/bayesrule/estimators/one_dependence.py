@@ -29,7 +29,10 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from ..likelihoods.discrete.one_dependence import OneDependence
-from .preset import Preset
+from .preset import Preset, fitted
+
+#: the parameters of every semi-naive preset, with their defaults
+DISCRETE = {"alpha": 1.0, "unseen": "smooth", "discretize": None, "n_bins": 5}
 
 _SHARED = """alpha : float, default=1.0
         Lidstone lambda of every table; 1 is Laplace smoothing, 0 the ML estimates.
@@ -52,7 +55,7 @@ class _SemiNaive:
         if cls.__doc__ and "{shared}" in cls.__doc__:
             cls.__doc__ = cls.__doc__.replace("{shared}", _SHARED)
 
-    _columns_of: tuple[str, ...] = ()
+    _columns_of: tuple[str, ...] = ()  # parameters the family takes as column positions
 
     def _prepare(self, X):
         """Remember the column names (for ``parent=``/``root=`` given as names)."""
@@ -75,21 +78,16 @@ class _SemiNaive:
             )
         return names.index(value)
 
-    def _make_likelihood(self):
-        options = {name: getattr(self, name) for name in self._options}
+    def _family_options(self) -> dict:
+        options = super()._family_options()
         for name in self._columns_of:
             options[name] = self._position(name)
-        return self._family(**options)
+        return options
 
-    @property
-    def categories_(self) -> list:
-        """The values of each feature seen in training (bin numbers for binned columns)."""
-        return self._fitted_likelihood().categories_
-
-    @property
-    def bin_edges_(self) -> list:
-        """Per feature None, or the inner cut points that bin a continuous column."""
-        return self._fitted_likelihood().bin_edges_
+    categories_ = fitted(
+        "The values of each feature seen in training (bin numbers for binned columns)."
+    )
+    bin_edges_ = fitted("Per feature None, or the inner cut points that bin a continuous column.")
 
     def _check_position(self, value, name: str) -> None:
         d = self.n_features_in_
@@ -133,11 +131,10 @@ class _OneDependence(_SemiNaive):
             return None
         return getattr(self.likelihood_, "class_marginal_", None)
 
-    @property
-    def class_marginal_(self) -> np.ndarray:
+    class_marginal_ = fitted(
         """``P(y) = sum_{x_p} P(y, x_p)`` of the estimates, averaged over super-parents:
         the default prior (close to the class frequencies)."""
-        return self._fitted_likelihood().class_marginal_
+    )
 
     def parent_proba(self, p: int) -> np.ndarray:
         """The SPODE estimate ``P(y, x_p) = (F(y, x_p) + alpha) / (n_p + alpha k O_p)``,
@@ -180,32 +177,15 @@ class SPODE(_OneDependence, Preset):
     array(['a', 'b'], dtype='<U1')
     """
 
-    _options = ("alpha", "unseen", "discretize", "n_bins")  # parent: a position, below
+    _parameters = {"parent": None, **DISCRETE}
 
-    def __init__(
-        self,
-        *,
-        parent=None,
-        alpha=1.0,
-        unseen="smooth",
-        discretize=None,
-        n_bins=5,
-        priors=None,
-        loss=None,
-        reject_label=None,
-    ):
-        self.parent = parent
-        self.alpha = alpha
-        self.unseen = unseen
-        self.discretize = discretize
-        self.n_bins = n_bins
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
+    _fixed = {"min_count": 0}
+    _columns_of = ("parent",)
 
-    def _make_likelihood(self):
-        options = {name: getattr(self, name) for name in self._options}
-        return OneDependence(parents=self._position("parent"), min_count=0, **options)
+    def _family_options(self) -> dict:
+        options = super()._family_options()
+        options["parents"] = options.pop("parent")  # the family's name: one super-parent
+        return options
 
     @property
     def parents_(self) -> list:
@@ -244,28 +224,7 @@ class AODE(_OneDependence, Preset):
     array(['go'], dtype='<U4')
     """
 
-    _options = ("min_count", "alpha", "unseen", "discretize", "n_bins")
-
-    def __init__(
-        self,
-        *,
-        min_count=1,
-        alpha=1.0,
-        unseen="smooth",
-        discretize=None,
-        n_bins=5,
-        priors=None,
-        loss=None,
-        reject_label=None,
-    ):
-        self.min_count = min_count
-        self.alpha = alpha
-        self.unseen = unseen
-        self.discretize = discretize
-        self.n_bins = n_bins
-        self.priors = priors
-        self.loss = loss
-        self.reject_label = reject_label
+    _parameters = {"min_count": 1, **DISCRETE}
 
     def _default_parents(self, j):
         return ()

@@ -4,7 +4,7 @@
 ``em`` (EM in memory) and ``em_blocks`` (EM over the row blocks of a Dask collection).
 """
 
-from .family import Mixture
+from .family import MIXTURE, Mixture
 from .model import MixtureModel
 
-__all__ = ["Mixture", "MixtureModel"]
+__all__ = ["MIXTURE", "Mixture", "MixtureModel"]

@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 from sklearn.utils import check_random_state
 
+from ..._signatures import storing_init
 from ..._text import FEATURES_SHOWN, block
 from ..base import BLOCK_BYTES, Likelihood
 from .checks import INITS, check_mixture_params
@@ -22,7 +23,23 @@ from .em import fit_mixture
 from .em_blocks import class_sums, fit_mixtures_blocks
 from .model import COVARIANCES, MixtureModel, n_free, row_block
 
-__all__ = ["Mixture", "MixtureModel", "fit_mixture"]
+__all__ = ["MIXTURE", "Mixture", "MixtureModel", "fit_mixture"]
+
+#: the mixture's parameters with their defaults (GaussianMixtureBayes takes them too)
+MIXTURE = {
+    "n_components": 1,
+    "covariance": "full",
+    "reg_covar": 1e-6,
+    "max_iter": 200,
+    "tol": 1e-4,
+    "n_init": 1,
+    "random_state": None,
+    "weights_init": None,
+    "means_init": None,
+    "precisions_init": None,
+    "warm_start": False,
+    "max_components": 10,
+}
 
 
 class Mixture(Likelihood):
@@ -78,33 +95,7 @@ class Mixture(Likelihood):
 
     input_kind = "dense"
 
-    def __init__(
-        self,
-        n_components=1,
-        covariance="full",
-        reg_covar=1e-6,
-        max_iter=200,
-        tol=1e-4,
-        n_init=1,
-        random_state=None,
-        weights_init=None,
-        means_init=None,
-        precisions_init=None,
-        warm_start=False,
-        max_components=10,
-    ):
-        self.n_components = n_components
-        self.covariance = covariance
-        self.reg_covar = reg_covar
-        self.max_iter = max_iter
-        self.tol = tol
-        self.n_init = n_init
-        self.random_state = random_state
-        self.weights_init = weights_init
-        self.means_init = means_init
-        self.precisions_init = precisions_init
-        self.warm_start = warm_start
-        self.max_components = max_components
+    __init__ = storing_init("Mixture", MIXTURE, positional=tuple(MIXTURE))
 
     # ----------------------------------------------------------------- parameters
     def _check_params(self, n_classes: int) -> dict:
