@@ -24,6 +24,22 @@ INPUT_KINDS = ("dense", "missing", "sparse", "any")
 THREADED_CHECK = 1 << 22
 
 
+def check_integer(name: str, value, low: int, high: int | None = None, *, kind=None, why=None):
+    """``value`` as an int with ``low <= value`` (and ``value < high``), else a
+    TypeError (not an integer; booleans are not) or ValueError naming ``name``.
+
+    ``kind`` says what is expected (default: the range), ``why`` replaces the
+    ValueError's message where the range needs explaining.
+    """
+    if kind is None:
+        kind = f"an integer >= {low}" if high is None else f"an integer from {low} to {high - 1}"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {kind}, got {value!r}")
+    if value < low or (high is not None and value >= high):
+        raise ValueError(why or f"{name} must be {kind}, got {value!r}")
+    return int(value)
+
+
 def _all_finite(values: np.ndarray, allow_nan: bool) -> bool:
     """Whether ``values`` holds no inf (and no NaN unless allowed): True is certain,
     False means "look closer". Large arrays are summed in parts by worker threads

@@ -38,13 +38,19 @@ def _table(rows, dtype=object) -> np.ndarray:
     return out
 
 
-def _small_bunch(data, target, query, feature_names, descr, return_X_y):
-    target = np.array(target)
+def _result(data, target, return_X_y: bool, **fields):
+    """``(data, target)`` if ``return_X_y``, else a Bunch of them and ``fields``."""
     if return_X_y:
         return data, target
-    return Bunch(
-        data=data,
-        target=target,
+    return Bunch(data=data, target=target, **fields)
+
+
+def _small_bunch(data, target, query, feature_names, descr, return_X_y):
+    target = np.array(target)
+    return _result(
+        data,
+        target,
+        return_X_y,
         feature_names=list(feature_names),
         target_names=np.unique(target),
         query=query,

@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 from sklearn.utils import Bunch
 
-from ._common import _check_n, _rng
+from ._common import _check_n, _result, _rng
 
 #: first word of the seeds of the true parameters: they never depend on ``random_state``
 _THETA_SEED = 20_070
@@ -220,11 +220,10 @@ def dependent_pairs(
     X = np.empty((n, 2 * n_pairs), dtype=np.int64)
     X[:, 0::2] = a
     X[:, 1::2] = np.where(u_copy < strength, copied_b, free_b)
-    if return_X_y:
-        return X, y
-    return Bunch(
-        data=X,
-        target=y,
+    return _result(
+        X,
+        y,
+        return_X_y,
         feature_names=[f"{ab}{k}" for k in range(n_pairs) for ab in "ab"],
         target_names=np.arange(n_classes),
         theta=theta,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import Bunch
 
-from ._common import _check_n, _gaussian, _rng
+from ._common import _check_n, _gaussian, _result, _rng
 
 #: Class labels of the fruit problem, in the order of the parameters below.
 FRUIT_CLASSES: tuple[str, ...] = ("apple", "orange", "grapefruit")
@@ -119,11 +119,10 @@ def fruit(
         blocks.append(_gaussian(rng, mean, cov, n))
     X = np.concatenate(blocks).astype(np.float64, copy=False)
     y = np.repeat(np.array(FRUIT_CLASSES), n)
-    if return_X_y:
-        return X, y
-    return Bunch(
-        data=X,
-        target=y,
+    return _result(
+        X,
+        y,
+        return_X_y,
         feature_names=list(FRUIT_FEATURES),
         target_names=np.array(FRUIT_CLASSES),
         means=FRUIT_MEANS.copy(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import Bunch
 
-from ._common import _check_n, _gaussian, _rng
+from ._common import _check_n, _gaussian, _result, _rng
 
 #: the true model: per class label, its component weights, means and covariances
 _TWO_MODES = {
@@ -125,11 +125,10 @@ def two_modes(
             component.append(np.full(m, k))
     X = np.concatenate(blocks).astype(np.float64, copy=False)
     y = np.concatenate(target)
-    if return_X_y:
-        return X, y
-    return Bunch(
-        data=X,
-        target=y,
+    return _result(
+        X,
+        y,
+        return_X_y,
         component=np.concatenate(component),
         feature_names=["x1", "x2"],
         target_names=np.array([1, 2]),

@@ -15,9 +15,8 @@ import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from .._validation import fit_labels
+from .._validation import check_integer, fit_labels
 from ..likelihoods.mixture import MIXTURE, Mixture
-from ..likelihoods.mixture.checks import check_int
 from .preset import Preset
 
 #: the parameters that may be dictionaries from class label to a value
@@ -241,7 +240,7 @@ def _by_position(name, value, classes, counts):
             )
         if name == "n_components":
             for label, k in value.items():
-                check_int(f"n_components[{label!r}]", k, 1)
+                check_integer(f"n_components[{label!r}]", k, 1)
         value = {position[_key(k)]: v for k, v in value.items()}
     if name == "n_components" and not isinstance(value, str):
         wanted = value if isinstance(value, Mapping) else dict.fromkeys(range(len(labels)), value)

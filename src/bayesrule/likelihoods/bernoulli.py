@@ -178,11 +178,9 @@ class Bernoulli(CountLikelihood):
         ]
         return np.concatenate(blocks) if blocks else np.empty((0, p.shape[1]))
 
-    def describe(self, classes, feature_names) -> list[str]:
-        """Readable lines of ``P(x_j = 1 | class)``."""
-        return self._feature_lines(
+    def _described(self) -> tuple[str, np.ndarray]:
+        """The title and table of ``P(x_j = 1 | class)``."""
+        return (
             f"Bernoulli, alpha={self.alpha!r}, binarize={self.binarize!r}: P(x_j = 1 | class)",
             np.exp(self.feature_log_prob_),
-            classes,
-            feature_names,
         )

@@ -222,15 +222,22 @@ class CountLikelihood(Likelihood):
             f"({per_class}); {fix}"
         )
 
-    def _feature_lines(self, title: str, table: np.ndarray, classes, names) -> list[str]:
-        """``title`` and one block per class of the first 20 features of ``table``."""
-        shown = min(FEATURES_SHOWN, table.shape[1])
-        lines = [f"{title}; features {', '.join(map(str, names[:shown]))}"]
-        for c, label in enumerate(classes):
-            lines += block(f"class {label}", table[c, :shown])
-        if table.shape[1] > shown:
-            lines.append(f"  ... ({table.shape[1] - shown} more features)")
-        return lines
+    def describe(self, classes, feature_names) -> list[str]:
+        """Readable lines: the family's title and, per class, the first features of its
+        table (:meth:`_described`)."""
+        title, table = self._described()
+        return _feature_lines(title, table, classes, feature_names)
+
+
+def _feature_lines(title: str, table: np.ndarray, classes, names) -> list[str]:
+    """``title`` and one block per class of the first 20 features of ``table``."""
+    shown = min(FEATURES_SHOWN, table.shape[1])
+    lines = [f"{title}; features {', '.join(map(str, names[:shown]))}"]
+    for c, label in enumerate(classes):
+        lines += block(f"class {label}", table[c, :shown])
+    if table.shape[1] > shown:
+        lines.append(f"  ... ({table.shape[1] - shown} more features)")
+    return lines
 
 
 def zero_nan(X):

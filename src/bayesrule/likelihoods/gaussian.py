@@ -280,15 +280,9 @@ class Gaussian(Likelihood):
     def n_classes_(self) -> int:
         return self.means_.shape[0]
 
-    @property
-    def n_features_(self) -> int:
-        return self.means_.shape[1]
-
     def full_covariances(self) -> np.ndarray:
         """Every class's covariance as a full (C, d, d) matrix."""
-        return get_structure(self.covariance).full(
-            self.covariances_, self.n_classes_, self.n_features_
-        )
+        return get_structure(self.covariance).full(self.covariances_, *self.means_.shape)
 
     def _row_block(self, n_features: int) -> int:
         structure = get_structure(self.covariance)

@@ -134,13 +134,11 @@ class Multinomial(CountLikelihood):
             np.exp(self.feature_log_prob_), self.stats_, counts, random_state
         )
 
-    def describe(self, classes, feature_names) -> list[str]:
-        """Readable lines of ``theta_cj`` per class."""
-        return self._feature_lines(
+    def _described(self) -> tuple[str, np.ndarray]:
+        """The title and table of ``theta_cj`` per class."""
+        return (
             f"Multinomial, alpha={self.alpha!r}: P(feature j | class) (theta)",
             np.exp(self.feature_log_prob_),
-            classes,
-            feature_names,
         )
 
 
@@ -236,11 +234,9 @@ class Complement(CountLikelihood):
         smoothed, total = _smoothed_theta(self.stats_, float(self.alpha))
         return _multinomial_sample(smoothed / total, self.stats_, counts, random_state)
 
-    def describe(self, classes, feature_names) -> list[str]:
-        """Readable lines of the complement weights per class."""
-        return self._feature_lines(
+    def _described(self) -> tuple[str, np.ndarray]:
+        """The title and table of the complement weights per class."""
+        return (
             f"Complement, alpha={self.alpha!r}, norm={self.norm!r}: weights w_cj (score = x . w_c)",
             self.feature_log_prob_,
-            classes,
-            feature_names,
         )

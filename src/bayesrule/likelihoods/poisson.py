@@ -161,11 +161,9 @@ class Poisson(CountLikelihood):
         ]
         return np.concatenate(blocks) if blocks else np.empty((0, rate.shape[1]))
 
-    def describe(self, classes, feature_names) -> list[str]:
-        """Readable lines of the rates ``lambda_cj`` per class."""
-        return self._feature_lines(
+    def _described(self) -> tuple[str, np.ndarray]:
+        """The title and table of the rates ``lambda_cj`` per class."""
+        return (
             f"Poisson, alpha={self.alpha!r}: rate lambda_cj (mean count of feature j in class c)",
             self.rate_,
-            classes,
-            feature_names,
         )

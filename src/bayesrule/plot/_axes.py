@@ -7,9 +7,13 @@ imported only when a figure is drawn.
 
 from __future__ import annotations
 
+from inspect import signature
+from typing import NamedTuple
+
 import numpy as np
 import scipy.sparse as sp
 
+from .._signatures import declared_function, parameters
 from .._validation import encode_labels
 from ..report import _check_fitted
 
@@ -103,6 +107,54 @@ def _grid(estimator, X, xlim, ylim, padding, resolution, func):
         else:
             points = pd.DataFrame(points, columns=list(names))
     return xs, ys, points
+
+
+class Area(NamedTuple):
+    """Where a figure draws: its Axes (None: a new figure) and the part of the plane
+    (``xlim``/``ylim``, else the data's range widened by ``padding``), sampled on a
+    ``resolution`` x ``resolution`` grid where the figure evaluates the model."""
+
+    ax: object
+    xlim: object
+    ylim: object
+    padding: float
+    resolution: int | None
+
+    def grid(self, estimator, X, func: str):
+        """:func:`_grid` over this area."""
+        return _grid(estimator, X, self.xlim, self.ylim, self.padding, self.resolution, func)
+
+
+def with_area(**defaults):
+    """Decorator of a figure function that takes ``area`` (an :class:`Area`): its callers
+    pass ``ax``, the ``resolution`` and ``padding`` of ``defaults`` (with those
+    defaults), ``xlim`` and ``ylim`` as keyword arguments instead, and see them in its
+    signature."""
+    names = ("ax", *defaults, "xlim", "ylim")
+
+    def decorate(draw):
+        own = [p for p in signature(draw).parameters.values() if p.name != "area"]
+        cut = next((i for i, p in enumerate(own) if p.kind == p.KEYWORD_ONLY), len(own))
+        area = parameters({"ax": None, **defaults, "xlim": None, "ylim": None})
+        leading = own[:cut] + area + own[cut:]
+
+        def body(*values):
+            arguments = dict(zip([p.name for p in leading], values, strict=True))
+            given = {name: arguments.pop(name) for name in names}
+            where = Area(
+                given["ax"],
+                given["xlim"],
+                given["ylim"],
+                given.get("padding", 0.0),
+                given.get("resolution"),
+            )
+            return draw(**arguments, area=where)
+
+        function = declared_function(draw.__name__, leading, body, draw.__doc__)
+        function.__module__ = draw.__module__
+        return function
+
+    return decorate
 
 
 def _label_axes(ax, names, title):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._axes import _class_colors, _finish, _grid, _pyplot, _scatter
+from ._axes import _class_colors, _finish, _pyplot, _scatter, with_area
 
 
 def _class_position(estimator, class_index_or_label) -> int:
@@ -24,20 +24,17 @@ def _class_position(estimator, class_index_or_label) -> int:
     )
 
 
+@with_area(resolution=200, padding=0.1)
 def posterior_map(
     estimator,
     class_index_or_label,
     X=None,
     *,
     y=None,
-    ax=None,
-    resolution: int = 200,
-    padding: float = 0.1,
-    xlim=None,
-    ylim=None,
-    cmap: str = "viridis",
-    colorbar: bool = True,
-    title: str | None = None,
+    area,
+    cmap="viridis",
+    colorbar=True,
+    title=None,
 ):
     """Heat map of the posterior P(w | x) of one class over the plane.
 
@@ -78,11 +75,10 @@ def posterior_map(
     >>> plt.close(ax.figure)
     """
     plt = _pyplot()
-    xs, ys, points = _grid(estimator, X, xlim, ylim, padding, resolution, "posterior_map")
+    xs, ys, points = area.grid(estimator, X, "posterior_map")
     k = _class_position(estimator, class_index_or_label)
     proba = np.asarray(estimator.predict_proba(points), dtype=float)[:, k]
-    if ax is None:
-        _, ax = plt.subplots()
+    ax = area.ax if area.ax is not None else plt.subplots()[1]
     label = str(np.asarray(estimator.classes_)[k])
     mesh = ax.pcolormesh(
         xs,
@@ -100,19 +96,8 @@ def posterior_map(
     return _finish(ax, estimator, f"P({label} | x)" if title is None else title, xs, ys)
 
 
-def likelihood_contours(
-    estimator,
-    X=None,
-    *,
-    y=None,
-    ax=None,
-    levels=8,
-    resolution: int = 200,
-    padding: float = 0.1,
-    xlim=None,
-    ylim=None,
-    title: str | None = None,
-):
+@with_area(resolution=200, padding=0.1)
+def likelihood_contours(estimator, X=None, *, y=None, area, levels=8, title=None):
     """Contours of each class-conditional density p(x | w) over the plane.
 
     Parameters
@@ -155,12 +140,11 @@ def likelihood_contours(
             f"likelihood_contours needs an estimator with log_likelihood(X); "
             f"{type(estimator).__name__} has none."
         )
-    xs, ys, points = _grid(estimator, X, xlim, ylim, padding, resolution, "likelihood_contours")
+    xs, ys, points = area.grid(estimator, X, "likelihood_contours")
     density = np.exp(np.asarray(estimator.log_likelihood(points), dtype=float))
     classes = np.asarray(estimator.classes_)
     colors = _class_colors(len(classes))
-    if ax is None:
-        _, ax = plt.subplots()
+    ax = area.ax if area.ax is not None else plt.subplots()[1]
     handles = []
     for k, label in enumerate(classes.tolist()):
         z = density[:, k].reshape(len(ys), len(xs))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..report import _check_fitted
-from ._axes import _class_colors, _finish, _pyplot, _scatter
+from ._axes import _class_colors, _finish, _pyplot, _scatter, with_area
 
 __all__ = ["bic_curve", "mixture_components"]
 
@@ -62,19 +62,8 @@ def _limits(X, models, n_std, padding, xlim, ylim):
     ]
 
 
-def mixture_components(
-    estimator,
-    X=None,
-    y=None,
-    *,
-    ax=None,
-    n_std: float = 2.0,
-    padding: float = 0.05,
-    xlim=None,
-    ylim=None,
-    annotate: bool = True,
-    title: str | None = None,
-):
+@with_area(padding=0.05)
+def mixture_components(estimator, X=None, y=None, *, area, n_std=2.0, annotate=True, title=None):
     """Draw each class's Gaussian components as ellipses over the data.
 
     Every component ``k`` of class ``c`` is an ellipse ``n_std`` standard deviations
@@ -145,8 +134,7 @@ def mixture_components(
             raise ValueError(f"X must have shape (n_samples, 2), got {data.shape}.")
     classes = np.asarray(estimator.classes_)
     colors = _class_colors(len(classes))
-    if ax is None:
-        _, ax = plt.subplots()
+    ax = area.ax if area.ax is not None else plt.subplots()[1]
     _scatter(ax, data, y, estimator, colors, size=8)
     handles = []
     for c, (label, model) in enumerate(zip(classes.tolist(), models, strict=True)):
@@ -195,7 +183,7 @@ def mixture_components(
             )
         )
     ax.legend(handles=handles, loc="best", fontsize="small", title="class (components)")
-    (x0, x1), (y0, y1) = _limits(data, models, n_std, padding, xlim, ylim)
+    (x0, x1), (y0, y1) = _limits(data, models, n_std, area.padding, area.xlim, area.ylim)
     return _finish(ax, estimator, title, (x0, x1), (y0, y1))
 
 

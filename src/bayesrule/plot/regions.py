@@ -13,23 +13,12 @@ from ..decision import LossMatrix
 from ..decision.posterior_decision import Decision
 from ..priors import resolve_priors
 from ..report import _check_fitted
-from ._axes import REJECT_COLOR, _class_colors, _finish, _grid, _pyplot, _scatter
+from ._axes import REJECT_COLOR, _class_colors, _finish, _pyplot, _scatter, with_area
 
 
+@with_area(resolution=300, padding=0.1)
 def decision_regions(
-    estimator,
-    X=None,
-    y=None,
-    *,
-    ax=None,
-    resolution: int = 300,
-    padding: float = 0.1,
-    xlim=None,
-    ylim=None,
-    alpha: float = 0.35,
-    title: str | None = None,
-    priors=None,
-    loss=None,
+    estimator, X=None, y=None, *, area, alpha=0.35, title=None, priors=None, loss=None
 ):
     """Colour the plane by the Bayes action of a fitted two-feature classifier.
 
@@ -79,32 +68,20 @@ def decision_regions(
     """
     if priors is not None or loss is not None:  # decide under other priors or loss
         return decision_regions_under(
-            estimator,
-            X,
-            y,
-            priors=priors,
-            loss=loss,
-            ax=ax,
-            resolution=resolution,
-            padding=padding,
-            xlim=xlim,
-            ylim=ylim,
-            alpha=alpha,
-            title=title,
+            estimator, X, y, priors=priors, loss=loss, alpha=alpha, title=title, **area._asdict()
         )
     plt = _pyplot()
     from matplotlib.colors import BoundaryNorm, ListedColormap
     from matplotlib.patches import Patch
 
-    xs, ys, points = _grid(estimator, X, xlim, ylim, padding, resolution, "decision_regions")
+    xs, ys, points = area.grid(estimator, X, "decision_regions")
     classes = np.asarray(estimator.classes_)
     actions = np.asarray(getattr(estimator, "actions_", classes))
     n_classes = len(classes)
     colors = _class_colors(n_classes)
     action_colors = colors + [REJECT_COLOR] * (len(actions) - n_classes)
     index = encode_labels(estimator.predict(points), actions, name="estimator.predict")
-    if ax is None:
-        _, ax = plt.subplots()
+    ax = area.ax if area.ax is not None else plt.subplots()[1]
     ax.pcolormesh(
         xs,
         ys,
@@ -174,8 +151,9 @@ class _Under:
         return self._decision.decide(self.estimator.predict_proba(X, priors=self.priors))
 
 
+@with_area(resolution=300, padding=0.1)
 def decision_regions_under(
-    estimator, X=None, y=None, *, priors=None, loss=None, ax=None, title=None, **kwargs
+    estimator, X=None, y=None, *, area, priors=None, loss=None, title=None, alpha=0.35
 ):
     """Decision regions of a fitted classifier under other priors and/or another loss.
 
@@ -199,8 +177,8 @@ def decision_regions_under(
     ax : matplotlib.axes.Axes, optional
     title : str, optional
         Default: the priors and loss given, e.g. ``"priors a 0.80, b 0.20"``; ``""`` for none.
-    **kwargs
-        ``resolution``, ``padding``, ``xlim``, ``ylim``, ``alpha`` of ``decision_regions``.
+    resolution, padding, xlim, ylim, alpha
+        As in :func:`bayesrule.plot.decision_regions`.
 
     Returns
     -------
@@ -228,4 +206,4 @@ def decision_regions_under(
         parts = [] if priors is None else [f"priors {_priors_text(under.classes_, values)}"]
         parts += [] if under.loss is None else [_loss_text(under.loss)]
         title = "; ".join(parts) or None
-    return decision_regions(under, X, y, ax=ax, title=title, **kwargs)
+    return decision_regions(under, X, y, title=title, alpha=alpha, **area._asdict())

@@ -129,31 +129,32 @@ def check_values(v: np.ndarray, values, name: str, where) -> bool:
             low = np.fmin.reduce(v, axis=None)
         if not low < 0:
             return nan
-        bad = v < 0
-        if bad.any():
-            row, col, value = _first(bad, v, where)
-            raise ValueError(
-                f"Negative values in data: {name} needs counts >= 0, but feature {col} has "
-                f"the negative value {value!r} (row {row}); pass counts (or "
-                "frequencies) >= 0, or use a family for real values (GaussianNB)."
-            )
+        _refuse(
+            v < 0,
+            v,
+            where,
+            f"Negative values in data: {name} needs counts >= 0, but feature {{col}} has the "
+            "negative value {value!r} (row {row}); pass counts (or frequencies) >= 0, or use "
+            "a family for real values (GaussianNB).",
+        )
     elif values is None:
-        bad = (v != 0) & (v != 1) & ~np.isnan(v)
-        if bad.any():
-            row, col, value = _first(bad, v, where)
-            raise ValueError(
-                f"binarize=None expects 0/1 data, but feature {col} has the value "
-                f"{value!r} (row {row}); pass binarize=0.0 (values above 0 "
-                "count as 1) or another threshold."
-            )
+        _refuse(
+            (v != 0) & (v != 1) & ~np.isnan(v),
+            v,
+            where,
+            "binarize=None expects 0/1 data, but feature {col} has the value {value!r} "
+            "(row {row}); pass binarize=0.0 (values above 0 count as 1) or another threshold.",
+        )
     return _has_nan(v)
 
 
-def _first(bad: np.ndarray, v: np.ndarray, where) -> tuple[int, int, float]:
-    """(row, column, value) of the first flagged entry of ``v`` (``where`` as in check_values)."""
-    k = int(np.flatnonzero(bad.ravel())[0])
-    row, col = where(k)
-    return row, col, float(v.ravel()[k])
+def _refuse(bad: np.ndarray, v: np.ndarray, where, message: str) -> None:
+    """ValueError ``message`` (formatted with the ``row``, ``col`` and ``value`` of the
+    first flagged entry of ``v``; ``where`` as in check_values) if any entry is flagged."""
+    if bad.any():
+        k = int(np.flatnonzero(bad.ravel())[0])
+        row, col = where(k)
+        raise ValueError(message.format(row=row, col=col, value=float(v.ravel()[k])))
 
 
 def locate(X):

@@ -90,10 +90,6 @@ class ClassMoments:
         return self.count.shape[0]
 
     @property
-    def n_features(self) -> int:
-        return self.mean.shape[1]
-
-    @property
     def per_feature(self) -> bool:
         """Whether counts are per class and feature (some block had missing values)."""
         return self.count.ndim == 2

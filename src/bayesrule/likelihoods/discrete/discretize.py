@@ -27,7 +27,7 @@ import numbers
 
 import numpy as np
 
-from ..._validation import missing_mask
+from ..._validation import check_integer, missing_mask
 
 #: the values of the ``discretize`` parameter (besides None)
 METHODS = ("quantile", "mdl")
@@ -53,11 +53,9 @@ def check_discretize(discretize, n_bins) -> tuple[str | None, int]:
             f"discretize must be None (continuous columns refused) or one of {METHODS}, "
             f"got {discretize!r}"
         )
-    if not isinstance(n_bins, numbers.Integral) or isinstance(n_bins, (bool, np.bool_)):
-        raise TypeError(f"n_bins must be an integer >= 2, got {type(n_bins).__name__} {n_bins!r}")
-    if n_bins < 2:
-        raise ValueError(f"n_bins must be an integer >= 2 (the number of bins), got {n_bins!r}")
-    return discretize, int(n_bins)
+    return discretize, check_integer(
+        "n_bins", n_bins, 2, kind="an integer >= 2 (the number of bins)"
+    )
 
 
 def _real(v) -> bool:

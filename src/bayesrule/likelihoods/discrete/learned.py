@@ -20,6 +20,7 @@ import numbers
 
 import numpy as np
 
+from ..._validation import check_integer
 from ...stats.pair_counts import PairCounts, check_table_size
 from .cpt import flat_index, lookup_table, n_free, proba, subsets
 from .network import DiscreteNetwork, column_position
@@ -198,15 +199,15 @@ class KDependence(_Network):
         return super().blockwise_reason()
 
     def _check_k(self, d: int) -> int:
-        k = self.k
-        if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-            raise TypeError(f"k must be an integer (the most attribute parents), got {k!r}")
-        if not 0 <= k < d:
-            raise ValueError(
-                f"k={k!r} must be >= 0 and smaller than the number of features "
-                f"(n_features = {d}): an attribute can have at most n_features - 1 parents."
-            )
-        return int(k)
+        return check_integer(
+            "k",
+            self.k,
+            0,
+            d,
+            kind="an integer (the most attribute parents)",
+            why=f"k={self.k!r} must be >= 0 and smaller than the number of features "
+            f"(n_features = {d}): an attribute can have at most n_features - 1 parents.",
+        )
 
     def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
         return kdb_parents(mi, cmi, self._check_k(mi.size))

@@ -25,11 +25,10 @@ tree, so the model equals the one fitted in memory.
 from __future__ import annotations
 
 import copy
-import numbers
 
 import numpy as np
 
-from ..._validation import missing_mask
+from ..._validation import check_integer, missing_mask
 from ...stats.pair_counts import PairCounts, count_pairs, encode_table
 from ...stats.values import check_unseen, lookup, numeric, value_codes, value_table
 from ..base import BLOCK_BYTES, Likelihood, check_alpha
@@ -47,14 +46,8 @@ from .discretize import (
 
 def column_position(value, name: str, d: int) -> int:
     """``value`` as a column position of X's ``d`` columns, or an error naming ``name``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be a column position or name, got {value!r}")
-    if not 0 <= value < d:
-        raise ValueError(
-            f"{name}={value!r} is not among the columns: X has {d} features (positions 0 "
-            f"to {d - 1})."
-        )
-    return int(value)
+    why = f"{name}={value!r} is not among the columns: X has {d} features (positions 0 to {d - 1})."
+    return check_integer(name, value, 0, d, kind="a column position or name", why=why)
 
 
 class DiscreteNetwork(Likelihood):

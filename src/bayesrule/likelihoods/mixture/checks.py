@@ -6,19 +6,11 @@ import numbers
 
 import numpy as np
 
+from ..._validation import check_integer
 from .model import COVARIANCES, MixtureModel
 
 #: the initial parameters a Mixture may be given, per class
 INITS = ("weights_init", "means_init", "precisions_init")
-
-
-def check_int(name: str, value, low: int) -> int:
-    """``value`` as an int >= ``low``, or TypeError/ValueError naming ``name``."""
-    if not isinstance(value, numbers.Integral) or isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an integer >= {low}, got {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
 
 
 def check_real(name: str, value) -> float:
@@ -83,9 +75,9 @@ def check_mixture_params(mixture, n_classes: int) -> dict:
     ValueError/TypeError naming the parameter."""
     check_real("reg_covar", mixture.reg_covar)
     check_real("tol", mixture.tol)
-    check_int("max_iter", mixture.max_iter, 0)
-    check_int("n_init", mixture.n_init, 1)
-    check_int("max_components", mixture.max_components, 1)
+    check_integer("max_iter", mixture.max_iter, 0)
+    check_integer("n_init", mixture.n_init, 1)
+    check_integer("max_components", mixture.max_components, 1)
     if mixture.covariance != "bic" and mixture.covariance not in COVARIANCES:
         raise ValueError(
             f"covariance must be one of {[*COVARIANCES, 'bic']}, got {mixture.covariance!r}"
@@ -97,9 +89,9 @@ def check_mixture_params(mixture, n_classes: int) -> dict:
     elif isinstance(k, dict):
         _check_keys("n_components", k, n_classes)
         for c, value in k.items():
-            check_int(f"n_components[{c}]", value, 1)
+            check_integer(f"n_components[{c}]", value, 1)
     else:
-        check_int("n_components", k, 1)
+        check_integer("n_components", k, 1)
     inits = {}
     for name in INITS:
         value = getattr(mixture, name)

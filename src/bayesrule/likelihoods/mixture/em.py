@@ -34,6 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from ..._engines.threads import n_threads
+from ..._validation import check_integer
 from ...stats.moments import ClassMoments, class_moments, merge
 from ...stats.soft_moments import SoftSums, exact_scatter
 from ..covariance import get_structure
@@ -42,7 +43,6 @@ from .checks import (
     check_covariance,
     check_data,
     check_enough_rows,
-    check_int,
     check_real,
 )
 from .model import (
@@ -227,12 +227,12 @@ def fit_mixture(
     (array([ 0.2, 10.2]), array([0.5, 0.5]), 3, True)
     """
     X, w = check_data(X, sample_weight)
-    K = check_int("n_components", n_components, 1)
+    K = check_integer("n_components", n_components, 1)
     covariance = check_covariance(covariance)
     reg = check_real("reg_covar", reg_covar)
-    max_iter = check_int("max_iter", max_iter, 0)
+    max_iter = check_integer("max_iter", max_iter, 0)
     tol = check_real("tol", tol)
-    n_init = check_int("n_init", n_init, 1)
+    n_init = check_integer("n_init", n_init, 1)
     n, d = X.shape
     check_enough_rows(K, n)
     inits = check_inits(covariance, K, d, weights_init, means_init, precisions_init)
