@@ -190,30 +190,53 @@ def test_compare_a_mixed_table_and_counts():
         "nearest-mean",
         "mixture",
         "kernel-nb",
+        "bernoulli-nb",
         "multinomial-nb",
         "complement-nb",
-        "bernoulli-nb",
+        "poisson-nb",
         "categorical-nb",
         "mixed-nb",
+        "aode",
+        "tan",
+        "kdb",
+        "spode",
     ]
     holes = pd.DataFrame({"x": [0.5, np.nan, 1.5], "y": [1.0, 2.0, 3.5]})
     assert cli_compare.applicable(holes) == ["gaussian-nb", "kernel-nb", "mixed-nb"]
     assert cli_compare.applicable(None, text=True) == [
+        "bernoulli-nb",
         "multinomial-nb",
         "complement-nb",
-        "bernoulli-nb",
+        "poisson-nb",
     ]
+    coded = pd.DataFrame({"colour": ["red", "green"], "size": [1.0, 2.0]})
+    assert cli_compare.applicable(coded) == [
+        "categorical-nb",
+        "mixed-nb",
+        "aode",
+        "tan",
+        "kdb",
+        "spode",
+    ]
+    measured = coded.assign(size=[1.5, 2.25])  # a measurement beside text: no discrete model
+    assert cli_compare.applicable(measured) == ["mixed-nb"]
 
 
 def test_compare_table_on_a_mixed_table(fruit_csv, capsys):
-    fruit_csv.assign(shiny=np.where(fruit_csv["weight_g"] > 160, "yes", "no")).to_csv(
-        "mixed.csv", index=False
-    )
+    frame = fruit_csv.assign(shiny=np.where(fruit_csv["weight_g"] > 160, "yes", "no"))
+    frame.round().to_csv("mixed.csv", index=False)  # whole grams and millimetres
     assert main(["compare", "mixed.csv", "--target", "fruit", "--cv", "3"]) == 0
     out = capsys.readouterr().out
-    assert "Compared 2 models on 90 rows of mixed.csv (3 features, 3 classes)" in out
-    rows = [line.split() for line in out.splitlines()[3:5]]
-    assert sorted(r[1] for r in rows) == ["categorical-nb", "mixed-nb"]
+    assert "Compared 6 models on 90 rows of mixed.csv (3 features, 3 classes)" in out
+    rows = [line.split() for line in out.splitlines()[3:9]]
+    assert sorted(r[1] for r in rows) == [
+        "aode",
+        "categorical-nb",
+        "kdb",
+        "mixed-nb",
+        "spode",
+        "tan",
+    ]
     assert rows[0][1] == "mixed-nb"  # measurements as Gaussians beat them as categories
 
 

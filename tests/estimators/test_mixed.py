@@ -137,7 +137,7 @@ def test_numpy_object_table_without_names():
     "features, error, match",
     [
         ("everything", ValueError, "features must be 'auto'"),
-        ([("poisson", ["island"])], ValueError, "unknown family 'poisson'"),
+        ([("zipf", ["island"])], ValueError, "unknown family 'zipf'; use one of .*'poisson'"),
         ([(GaussianNB(), ["island"])], TypeError, "likelihood object"),
         ([("gaussian", ["beak"])], ValueError, "no column 'beak'"),
         ([("gaussian", NUMERIC)], ValueError, r"columns \[4, 5\] belong to no block"),
@@ -165,3 +165,19 @@ def test_columns_are_checked_at_prediction():
         pytest.raises(ValueError, match="has 5 features"),
     ):
         clf.predict(X.iloc[:, :5].to_numpy(dtype=object))
+
+
+def test_a_poisson_block_adds_poisson_nb_log_likelihood():
+    """A ("poisson", cols) block contributes exactly PoissonNB's log-likelihood."""
+    from bayesrule import PoissonNB
+
+    rng = np.random.default_rng(3)
+    counts = rng.poisson([[1.0, 4.0]] * 30 + [[3.0, 1.0]] * 30).astype(float)
+    y = np.repeat(["calm", "busy"], 30)
+    frame = pd.DataFrame({"a": counts[:, 0], "b": counts[:, 1], "colour": ["r", "g"] * 30})
+    mixed = MixedNB(features=[("poisson", ["a", "b"]), ("categorical", ["colour"])]).fit(frame, y)
+    alone = PoissonNB().fit(counts, y)
+    cat = CategoricalNB().fit(frame[["colour"]].to_numpy(), y)
+    expected = alone.log_likelihood(counts) + cat.log_likelihood(frame[["colour"]].to_numpy())
+    np.testing.assert_allclose(mixed.log_likelihood(frame), expected, rtol=1e-12)
+    assert mixed.blocks_[0] == ("poisson", ["a", "b"])

@@ -7,16 +7,20 @@ normalised density and no BIC) and the mean time of one fit. Rows are sorted by 
 loss, then accuracy: log loss scores the posteriors themselves, which Bayes decisions
 under a loss or with a reject option use, not only their largest entry.
 
-Which families are tried (:func:`applicable`):
+Which families are tried (:func:`applicable`), from the data each model takes (its
+tags, see :mod:`bayesrule.cli.models`):
 
-* word counts of a text column: multinomial-nb, complement-nb, bernoulli-nb;
+* word counts of a text column: the models that take text (bernoulli-nb,
+  multinomial-nb, complement-nb, poisson-nb);
 * numbers without missing values: qda, lda, gaussian-nb, nearest-mean, mixture
-  (components per class chosen by BIC, 1 to 4), kernel-nb;
-* numbers with missing values: gaussian-nb, kernel-nb and mixed-nb;
-* non-negative whole numbers (counts) add multinomial-nb, complement-nb and
-  bernoulli-nb; any whole numbers or text add categorical-nb;
-* columns that are not all floating point (text, integers, booleans) add mixed-nb;
-  tables with text columns get categorical-nb and mixed-nb only.
+  (components per class chosen by BIC, 1 to 4), kernel-nb; with missing values,
+  those that leave them out (gaussian-nb, kernel-nb);
+* non-negative whole numbers without missing values (counts) add the count models;
+* whole numbers or text (discrete values) add the discrete models (categorical-nb,
+  aode, tan, kdb, spode);
+* columns that are not all floating point (text, integers, booleans), or missing
+  values, add mixed-nb; tables with text columns get only mixed-nb and, when their
+  numbers are whole, the discrete models.
 
 Examples
 --------
@@ -25,7 +29,7 @@ Examples
 >>> applicable(pd.DataFrame({"x": [0.5, 1.5], "y": [2.0, 3.5]}))
 ['qda', 'lda', 'gaussian-nb', 'nearest-mean', 'mixture', 'kernel-nb']
 >>> applicable(pd.DataFrame({"colour": ["red", "green"], "n": [1, 2]}))
-['categorical-nb', 'mixed-nb']
+['categorical-nb', 'mixed-nb', 'aode', 'tan', 'kdb', 'spode']
 """
 
 from __future__ import annotations
@@ -50,26 +54,26 @@ MAX_COMPONENTS = 4
 
 
 def applicable(X, text: bool = False) -> list[str]:
-    """The model names that can take the feature table ``X`` (module docstring)."""
+    """The model names that can take the feature table ``X`` (module docstring), in the
+    command's order, from the data each model takes (:data:`~bayesrule.cli.models.MODELS`)."""
     if text:
-        return ["multinomial-nb", "complement-nb", "bernoulli-nb"]
+        return [name for name, model in M.MODELS.items() if model.text]
     kinds = D.column_kinds(X)
-    if any(kind == "text" for kind in kinds.values()):
-        return ["categorical-nb", "mixed-nb"]
-    values = X.to_numpy(dtype=float, na_value=np.nan)
-    missing = bool(np.isnan(values).any())
+    has_text = any(kind == "text" for kind in kinds.values())
+    numbers = X[[c for c, kind in kinds.items() if kind != "text"]]
+    values = numbers.to_numpy(dtype=float, na_value=np.nan)
+    missing = bool(X.isna().to_numpy().any())
     observed = values[~np.isnan(values)]
     whole = bool(np.all(observed == np.round(observed)))
-    names = ["gaussian-nb", "kernel-nb"]
-    if not missing:
-        names = ["qda", "lda", "gaussian-nb", "nearest-mean", "mixture", "kernel-nb"]
-    if whole and not missing and observed.size and observed.min() >= 0:
-        names += ["multinomial-nb", "complement-nb", "bernoulli-nb"]
-    if whole:
-        names.append("categorical-nb")
-    if missing or any(kind != "float" for kind in kinds.values()):
-        names.append("mixed-nb")
-    return names
+    takes = {
+        "any": missing or any(kind != "float" for kind in kinds.values()),
+        "discrete": whole,
+        "numeric": not has_text,
+        "dense": not (has_text or missing),
+        "counts": not (has_text or missing) and whole and observed.size and observed.min() >= 0,
+    }
+    takes["binary"] = takes["counts"]
+    return [name for name, model in M.MODELS.items() if takes[model.data]]
 
 
 def _estimator(name: str, random_state: int):

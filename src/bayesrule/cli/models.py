@@ -61,8 +61,10 @@ class Model:
 
     ``data`` is ``"dense"`` (numbers, no missing values), ``"numeric"`` (numbers,
     missing values left out), ``"counts"`` (non-negative numbers), ``"binary"``
-    (numbers, > 0 counts as present) or ``"any"`` (values of any kind); ``text``: it
-    takes a text column (as word counts). Both are read from the estimator's tags.
+    (numbers, > 0 counts as present), ``"any"`` (values of any kind) or ``"discrete"``
+    (values of any kind, modelled as discrete values); ``text``: it takes a text column
+    (as word counts). Both are read from the estimator's tags (and ``discrete`` from its
+    registry entry).
     """
 
     cls: type
@@ -74,7 +76,7 @@ class Model:
 def _model(entry) -> Model:
     tags = entry.cls().__sklearn_tags__().input_tags
     if tags.categorical:
-        data = "any"
+        data = "discrete" if entry.discrete else "any"
     elif tags.positive_only:
         data = "counts"
     elif not tags.allow_nan:
@@ -117,7 +119,7 @@ def check_data(name: str, X, kinds: dict[str, str]) -> None:
     from .data import example_value
 
     model = MODELS[name]
-    if model.data == "any":
+    if model.data in ("any", "discrete"):
         return
     texts = [c for c, kind in kinds.items() if kind == "text"]
     if texts:

@@ -36,11 +36,16 @@ class Entry:
         Its name on the command line (``bayesrule fit --model NAME``); None: Python only.
     help : str
         One line for the command's list of models.
+    discrete : bool, default=False
+        It models discrete values only (whole numbers, text, booleans): continuous
+        columns must be binned first. The tags say which data an estimator accepts;
+        this says which of them it models well (``bayesrule compare`` reads it).
     """
 
     cls: type
     cli_name: str | None
     help: str
+    discrete: bool = False
 
 
 #: every estimator, in the order the command lists them
@@ -56,12 +61,12 @@ ESTIMATORS = (
     Entry(MultinomialNB, "multinomial-nb", "word counts"),
     Entry(ComplementNB, "complement-nb", "complement word counts"),
     Entry(PoissonNB, "poisson-nb", "Poisson counts per feature"),
-    Entry(CategoricalNB, "categorical-nb", "discrete values of any kind"),
+    Entry(CategoricalNB, "categorical-nb", "discrete values of any kind", discrete=True),
     Entry(MixedNB, "mixed-nb", "a family per column, any kinds"),
-    Entry(AODE, "aode", "averaged one-dependence estimators"),
-    Entry(TAN, "tan", "tree-augmented naive Bayes"),
-    Entry(KDB, "kdb", "k-dependence Bayes (k=2)"),
-    Entry(SPODE, "spode", "one super-parent for every attribute"),
+    Entry(AODE, "aode", "averaged one-dependence estimators", discrete=True),
+    Entry(TAN, "tan", "tree-augmented naive Bayes", discrete=True),
+    Entry(KDB, "kdb", "k-dependence Bayes (k=2)", discrete=True),
+    Entry(SPODE, "spode", "one super-parent for every attribute", discrete=True),
 )
 
 __all__ = ["ESTIMATORS", "Entry", *(entry.cls.__name__ for entry in ESTIMATORS)]

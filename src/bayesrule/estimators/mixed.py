@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from sklearn.base import clone
 
 from .._validation import column_type, missing_mask
-from ..likelihoods import Bernoulli, Categorical, Gaussian, Kernel, Multinomial
+from ..likelihoods import Bernoulli, Categorical, Gaussian, Kernel, Multinomial, Poisson
 from ..likelihoods.base import Likelihood
 from ..likelihoods.product import Product
 from .preset import Preset
@@ -21,6 +21,7 @@ FAMILIES = {
     "bernoulli": Bernoulli,
     "multinomial": Multinomial,
     "kernel": Kernel,
+    "poisson": Poisson,
 }
 
 
@@ -46,7 +47,7 @@ class MixedNB(Preset):
         without assuming a shape; cast a column to float to model it as Gaussian.
         Columns of other types (dates, complex numbers) raise ValueError. Or a list of
         ``(family, columns)``: family a name from ``"gaussian"``, ``"categorical"``,
-        ``"bernoulli"``, ``"multinomial"``, ``"kernel"`` or a likelihood object from
+        ``"bernoulli"``, ``"multinomial"``, ``"kernel"``, ``"poisson"`` or a likelihood object from
         :mod:`bayesrule.likelihoods`; columns DataFrame column names or integer
         positions. Every column must belong to exactly one block. In an object array
         without dtypes, a column of numbers with at least one float is Gaussian.
