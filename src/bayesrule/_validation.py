@@ -40,6 +40,26 @@ def check_integer(name: str, value, low: int, high: int | None = None, *, kind=N
     return int(value)
 
 
+def column_position(name: str, value, d: int, columns=None) -> int:
+    """The position of the column ``value`` gives: a name among ``columns`` (X's column
+    names; None when X has none) or an integer position below ``d``; else a ValueError
+    or TypeError naming ``name``. The one place column names become positions."""
+    if isinstance(value, str):
+        if columns is None:
+            raise ValueError(
+                f"{name}={value!r} names a column, but X has no column names; pass a column "
+                "position (an int) or fit on a DataFrame."
+            )
+        columns = list(columns)
+        if value not in columns:
+            raise ValueError(
+                f"{name}={value!r} is not among the columns of X ({', '.join(map(str, columns))})."
+            )
+        return columns.index(value)
+    why = f"{name}={value!r} is not among the columns: X has {d} features (positions 0 to {d - 1})."
+    return check_integer(name, value, 0, d, kind="a column position or name", why=why)
+
+
 def _all_finite(values: np.ndarray, allow_nan: bool) -> bool:
     """Whether ``values`` holds no inf (and no NaN unless allowed): True is certain,
     False means "look closer". Large arrays are summed in parts by worker threads

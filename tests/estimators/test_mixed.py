@@ -139,14 +139,15 @@ def test_numpy_object_table_without_names():
         ("everything", ValueError, "features must be 'auto'"),
         ([("zipf", ["island"])], ValueError, "unknown family 'zipf'; use one of .*'poisson'"),
         ([(GaussianNB(), ["island"])], TypeError, "likelihood object"),
-        ([("gaussian", ["beak"])], ValueError, "no column 'beak'"),
+        ([("gaussian", ["beak"])], ValueError, r"features\[0\]='beak' is not among the columns"),
         ([("gaussian", NUMERIC)], ValueError, r"columns \[4, 5\] belong to no block"),
         (
             [("gaussian", NUMERIC), ("categorical", CATEGORICAL + ["body_mass_g"])],
             ValueError,
             "blocks 0 and 1",
         ),
-        ([("gaussian", [9])], ValueError, "not a position"),
+        ([("gaussian", [9])], ValueError, r"features\[0\]=9 is not among the columns: X has 6"),
+        ([("gaussian", [1.5])], TypeError, r"features\[0\] must be a column position or name"),
     ],
 )
 def test_bad_features(features, error, match):

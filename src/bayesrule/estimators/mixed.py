@@ -8,7 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
 
-from .._validation import column_type, missing_mask
+from .._validation import column_position, column_type, missing_mask
 from ..likelihoods import Bernoulli, Categorical, Gaussian, Kernel, Multinomial, Poisson
 from ..likelihoods.base import Likelihood
 from ..likelihoods.product import Product
@@ -128,7 +128,7 @@ def _resolve(features, X) -> list[tuple[str, Likelihood, list, list[int]]]:
         name, like = _family(family, k)
         if isinstance(columns, (str, numbers.Integral)):
             columns = [columns]
-        positions = [_position(c, names, n_features, k) for c in columns]
+        positions = [column_position(f"features[{k}]", c, n_features, names) for c in columns]
         plan.append((name, like, list(columns), positions))
     return plan
 
@@ -161,25 +161,6 @@ def _n_columns(X) -> int:
     if len(shape) != 2:
         raise ValueError(f"X must be 2-D (samples x features), got shape {tuple(shape)}")
     return int(shape[1])
-
-
-def _position(column, names, n_features, k) -> int:
-    if isinstance(column, str):
-        if names is None:
-            raise ValueError(
-                f"features[{k}] names column {column!r}, but X has no column names; pass a "
-                "DataFrame or give integer positions."
-            )
-        if column not in names:
-            raise ValueError(f"features[{k}]: no column {column!r} in X; its columns are {names}")
-        return names.index(column)
-    if isinstance(column, numbers.Integral) and not isinstance(column, bool):
-        if not 0 <= column < n_features:
-            raise ValueError(
-                f"features[{k}]: column {column} is not a position in 0..{n_features - 1}"
-            )
-        return int(column)
-    raise TypeError(f"features[{k}]: columns are names or integer positions, got {column!r}")
 
 
 def _auto(X, names, n_features) -> list:

@@ -28,6 +28,7 @@ import numbers
 import numpy as np
 from sklearn.utils import Bunch
 
+from .._validation import column_position
 from ..likelihoods.discrete.one_dependence import OneDependence
 from .preset import Preset, fitted
 
@@ -63,20 +64,13 @@ class _SemiNaive:
         self._column_names = None if columns is None else list(columns)
 
     def _position(self, name: str):
+        """The parameter ``name`` as a column position (None stays None; an integer is
+        checked against the data by the family)."""
         value = getattr(self, name)
-        if value is None or isinstance(value, numbers.Integral):
+        if not isinstance(value, str):
             return value
         names = getattr(self, "_column_names", None)
-        if names is None:
-            raise ValueError(
-                f"{name}={value!r} names a column, but X has no column names; pass a column "
-                "position (an int) or fit on a DataFrame."
-            )
-        if value not in names:
-            raise ValueError(
-                f"{name}={value!r} is not among the columns of X ({', '.join(map(str, names))})."
-            )
-        return names.index(value)
+        return column_position(name, value, len(names or ()), names)
 
     def _family_options(self) -> dict:
         options = super()._family_options()

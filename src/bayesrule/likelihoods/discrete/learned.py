@@ -20,10 +20,10 @@ import numbers
 
 import numpy as np
 
-from ..._validation import check_integer
+from ..._validation import check_integer, column_position
 from ...stats.pair_counts import PairCounts, check_table_size
 from .cpt import flat_index, lookup_table, n_free, proba, subsets
-from .network import DiscreteNetwork, column_position
+from .network import DiscreteNetwork
 from .structure import (
     chow_liu_parents,
     class_information,
@@ -167,7 +167,7 @@ class TreeAugmented(_Network):
 
     def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
         root = self.root
-        root = int(np.argmax(mi)) if root is None else column_position(root, "root", mi.size)
+        root = int(np.argmax(mi)) if root is None else column_position("root", root, mi.size)
         self.root_ = int(root)
         return chow_liu_parents(cmi, int(root))
 

@@ -28,7 +28,7 @@ import copy
 
 import numpy as np
 
-from ..._validation import check_integer, missing_mask
+from ..._validation import missing_mask
 from ...stats.pair_counts import PairCounts, count_pairs, encode_table
 from ...stats.values import check_unseen, lookup, numeric, value_codes, value_table
 from ..base import BLOCK_BYTES, Likelihood, check_alpha
@@ -42,12 +42,6 @@ from .discretize import (
     merge_distinct,
     table_cuts,
 )
-
-
-def column_position(value, name: str, d: int) -> int:
-    """``value`` as a column position of X's ``d`` columns, or an error naming ``name``."""
-    why = f"{name}={value!r} is not among the columns: X has {d} features (positions 0 to {d - 1})."
-    return check_integer(name, value, 0, d, kind="a column position or name", why=why)
 
 
 class DiscreteNetwork(Likelihood):

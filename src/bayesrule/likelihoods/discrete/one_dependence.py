@@ -13,10 +13,11 @@ import numbers
 import numpy as np
 from scipy.special import logsumexp
 
+from ..._validation import column_position
 from ...stats.pair_counts import PairCounts, check_table_size
 from ..base import Undetermined
 from .cpt import lookup_table, n_free, proba
-from .network import DiscreteNetwork, column_position
+from .network import DiscreteNetwork
 from .structure import class_information
 
 
@@ -68,7 +69,7 @@ class OneDependence(DiscreteNetwork):
             return list(range(d))
         if self.parents is None:
             return [int(np.argmax(class_information(stats)))]
-        return [column_position(self.parents, "parent", d)]
+        return [column_position("parent", self.parents, d)]
 
     def _build(self, stats: PairCounts) -> None:
         alpha = self.alpha
