@@ -242,7 +242,7 @@ def test_compare_table_on_a_mixed_table(fruit_csv, capsys):
 
 def test_plot_passes_names_labels_and_size(fruit_csv, capsys, monkeypatch):
     """The wiring of `plot` to bayesrule.plot.figure.draw, with a stand-in drawing."""
-    from bayesrule.cli.commands import pyplot
+    from bayesrule.cli.plot import pyplot
     from bayesrule.plot import figure as plot_cli
 
     plt = pyplot()

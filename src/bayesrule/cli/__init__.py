@@ -16,6 +16,7 @@ bayesrule 0.1.0
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from .errors import CLIError
@@ -231,9 +232,7 @@ def main(argv=None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    from . import commands
-
-    handler = getattr(commands, f"run_{args.command}")
+    handler = importlib.import_module(f".{args.command}", __name__).run  # one module each
     try:
         return handler(args) or 0
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly

@@ -261,3 +261,15 @@ def _mixture_figure(gmm, train, path: Path) -> Path:
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path.resolve()
+
+
+def run(args) -> int:
+    """The ``demo`` subcommand."""
+    output = args.output or f"bayesrule-{args.example}.png"
+    if args.example == "fruit":
+        run_fruit(output, args.random_state)
+    elif args.example == "text":
+        run_text()
+    else:
+        run_mixture(output, args.random_state)
+    return 0
