@@ -180,7 +180,6 @@ class QuadraticDiscriminant(_GaussianParameters, Preset):
 
     _fixed = {"covariance": "full"}
     _parameters = {"reg_covar": 0.0}
-
     _given = ("covariances", "(C, d, d)")
 
 
@@ -215,7 +214,6 @@ class LinearDiscriminant(_GaussianParameters, Preset):
 
     _fixed = {"covariance": "tied"}
     _parameters = {"reg_covar": 0.0, "shrinkage": None}
-
     _given = ("covariance", "(d, d)")
 
     def _can_partial_fit(self):
@@ -263,7 +261,6 @@ class GaussianNB(_GaussianParameters, Preset):
 
     _fixed = {"covariance": "diag"}
     _parameters = {"var_smoothing": 1e-9}
-
     _given = ("variances", "(C, d)")
 
     @property
@@ -300,5 +297,4 @@ class NearestMean(_GaussianParameters, Preset):
     """
 
     _fixed = {"covariance": "tied_spherical"}
-
     _given = ("variance", "() (one number)")

@@ -172,7 +172,6 @@ class SPODE(_OneDependence, Preset):
     """
 
     _parameters = {"parent": None, **DISCRETE}
-
     _fixed = {"min_count": 0}
     _columns_of = ("parent",)
 
