@@ -161,3 +161,34 @@ def test_figures_show_their_area_parameters_in_their_signature(function, expecte
     assert function.__module__.startswith("bayesrule.plot.")
     with pytest.raises(TypeError, match=rf"{function.__name__}\(\): got an unexpected keyword"):
         function(None, 0, areaa=1)
+
+
+def test_a_written_init_is_kept_by_the_subclasses_below_it():
+    class Written(GaussianNB):
+        def __init__(
+            self, extra=1, *, var_smoothing=1e-9, priors=None, loss=None, reject_label=None
+        ):
+            self.extra = extra
+            super().__init__(
+                var_smoothing=var_smoothing, priors=priors, loss=loss, reject_label=reject_label
+            )
+
+    class Below(Written):
+        pass
+
+    assert Below(extra=5).get_params()["extra"] == 5
+    assert list(inspect.signature(Below).parameters)[0] == "extra"
+
+
+def test_a_likelihood_given_a_column_name_says_names_work_through_the_estimator():
+    import pandas as pd
+
+    from bayesrule import BayesClassifier
+    from bayesrule.likelihoods.discrete.learned import TreeAugmented
+
+    frame = pd.DataFrame({"a": [0, 1, 0, 1], "b": [1, 1, 0, 0], "c": [0, 0, 1, 1]})
+    with pytest.raises(
+        TypeError, match=r"root must be a column position \(an int\) here.*TAN\(root"
+    ):
+        BayesClassifier(TreeAugmented(root="b")).fit(frame, [0, 0, 1, 1])
+    assert TAN(root="b").fit(frame, [0, 0, 1, 1]).root_ == 1

@@ -5,8 +5,9 @@ and that ``__init__`` only stores them. Written out by hand, that is the same li
 times per class (signature, assignments, docstring) and the same block again in every
 class that shares parameters. Here a class declares its parameters once, as a mapping
 from name to default, and :func:`storing_init` makes the ``__init__``: its signature
-(which ``inspect.signature``, ``get_params``, ``help`` and IDEs read) lists them, and it
-stores each argument under its own name, nothing else.
+(which ``inspect.signature``, ``get_params`` and ``help`` read) lists them, and it
+stores each argument under its own name, nothing else. (Static tools that do not run
+the code, such as type checkers, do not see these signatures.)
 """
 
 from __future__ import annotations
@@ -67,4 +68,5 @@ def storing_init(owner: str, defaults: Mapping, *, positional: tuple[str, ...] =
         store,
     )
     init.__name__ = "__init__"
+    init.declared = True  # made here, not written: a subclass may make its own again
     return init

@@ -40,11 +40,17 @@ def check_integer(name: str, value, low: int, high: int | None = None, *, kind=N
     return int(value)
 
 
-def column_position(name: str, value, d: int, columns=None) -> int:
+def column_position(name: str, value, d: int, columns=None, *, names: bool = True) -> int:
     """The position of the column ``value`` gives: a name among ``columns`` (X's column
     names; None when X has none) or an integer position below ``d``; else a ValueError
-    or TypeError naming ``name``. The one place column names become positions."""
+    or TypeError naming ``name``. The one place column names become positions.
+    ``names=False`` where only positions can be given (a likelihood sees no names)."""
     if isinstance(value, str):
+        if not names:
+            raise TypeError(
+                f"{name} must be a column position (an int) here, got {value!r}; column "
+                "names work through the estimators (e.g. TAN(root=...), SPODE(parent=...))."
+            )
         if columns is None:
             raise ValueError(
                 f"{name}={value!r} names a column, but X has no column names; pass a column "

@@ -19,7 +19,8 @@ tags, see :mod:`bayesrule.cli.models`):
 * whole numbers or text (discrete values) add the discrete models (categorical-nb,
   aode, tan, kdb, spode);
 * columns that are not all floating point (text, integers, booleans), or missing
-  values, add mixed-nb; tables with text columns get only mixed-nb and, when their
+  values, add mixed-nb; a model that needs more columns than the table has at its
+  defaults (kdb: 3) is left out; tables with text columns get only mixed-nb and, when their
   numbers are whole, the discrete models.
 
 Examples
@@ -29,7 +30,7 @@ Examples
 >>> applicable(pd.DataFrame({"x": [0.5, 1.5], "y": [2.0, 3.5]}))
 ['qda', 'lda', 'gaussian-nb', 'nearest-mean', 'mixture', 'kernel-nb']
 >>> applicable(pd.DataFrame({"colour": ["red", "green"], "n": [1, 2]}))
-['categorical-nb', 'mixed-nb', 'aode', 'tan', 'kdb', 'spode']
+['categorical-nb', 'mixed-nb', 'aode', 'tan', 'spode']
 """
 
 from __future__ import annotations
@@ -73,7 +74,10 @@ def applicable(X, text: bool = False) -> list[str]:
         "counts": not (has_text or missing) and whole and observed.size and observed.min() >= 0,
     }
     takes["binary"] = takes["counts"]
-    return [name for name, model in M.MODELS.items() if takes[model.data]]
+    wide = len(kinds)
+    return [
+        name for name, model in M.MODELS.items() if takes[model.data] and wide >= model.min_features
+    ]
 
 
 def _estimator(name: str, random_state: int):

@@ -71,6 +71,7 @@ class Model:
     data: str
     text: bool
     help: str
+    min_features: int = 1
 
 
 def _model(entry) -> Model:
@@ -83,7 +84,7 @@ def _model(entry) -> Model:
         data = "dense"
     else:
         data = "binary" if tags.sparse else "numeric"
-    return Model(entry.cls, data, tags.sparse, entry.help)
+    return Model(entry.cls, data, tags.sparse, entry.help, entry.min_features)
 
 
 #: the command's model names, from the registry of estimators

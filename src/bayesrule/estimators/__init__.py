@@ -37,15 +37,20 @@ class Entry:
     help : str
         One line for the command's list of models.
     discrete : bool, default=False
-        It models discrete values only (whole numbers, text, booleans): continuous
-        columns must be binned first. The tags say which data an estimator accepts;
-        this says which of them it models well (``bayesrule compare`` reads it).
+        It models every column as discrete values (whole numbers, text, booleans):
+        continuous measurements are binned first or refused (the semi-naive models), or
+        each value becomes a category of its own (CategoricalNB). The tags say which data
+        an estimator accepts; this says which of them it models well (``bayesrule
+        compare`` reads it).
+    min_features : int, default=1
+        The fewest columns it takes at its defaults (KDB with ``k=2``: 3).
     """
 
     cls: type
     cli_name: str | None
     help: str
     discrete: bool = False
+    min_features: int = 1
 
 
 #: every estimator, in the order the command lists them
@@ -65,7 +70,7 @@ ESTIMATORS = (
     Entry(MixedNB, "mixed-nb", "a family per column, any kinds"),
     Entry(AODE, "aode", "averaged one-dependence estimators", discrete=True),
     Entry(TAN, "tan", "tree-augmented naive Bayes", discrete=True),
-    Entry(KDB, "kdb", "k-dependence Bayes (k=2)", discrete=True),
+    Entry(KDB, "kdb", "k-dependence Bayes (k=2)", discrete=True, min_features=3),
     Entry(SPODE, "spode", "one super-parent for every attribute", discrete=True),
 )
 

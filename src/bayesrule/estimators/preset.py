@@ -5,8 +5,10 @@ A preset declares its family (``_family``), the family arguments it fixes (``_fi
 e.g. the covariance structure) and its own parameters with their defaults
 (``_parameters``), which the family takes under the same names. Its ``__init__`` is made
 from that table and the decision parameters every preset shares (``priors``, ``loss``,
-``reject_label``): keyword-only, stored as given (scikit-learn's convention), with the
-signature ``get_params`` and ``help`` read. ``{common}`` in its docstring becomes the
+``reject_label``): keyword-only (those named in ``_positional`` also by position),
+stored as given (scikit-learn's convention), with the signature ``get_params`` and
+``help`` read. A class that writes its own ``__init__`` keeps it, and so do its
+subclasses. ``{common}`` in its docstring becomes the
 shared parameters' text.
 """
 
@@ -40,7 +42,8 @@ class Preset(BayesClassifier):
         super().__init_subclass__(**kwargs)
         if cls.__doc__ and "{common}" in cls.__doc__:
             cls.__doc__ = cls.__doc__.replace("{common}", COMMON)
-        if "__init__" not in cls.__dict__:  # a subclass may still write its own
+        # a class that writes its own __init__ keeps it, and so do its subclasses
+        if getattr(cls.__init__, "declared", False) or cls.__init__ is BayesClassifier.__init__:
             cls.__init__ = storing_init(
                 cls.__name__, {**cls._parameters, **DECISION}, positional=cls._positional
             )

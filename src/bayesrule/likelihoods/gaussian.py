@@ -280,6 +280,8 @@ class Gaussian(Likelihood):
     def n_classes_(self) -> int:
         return self.means_.shape[0]
 
+    n_features_ = property(lambda self: self.means_.shape[1], doc="The number of features d.")
+
     def full_covariances(self) -> np.ndarray:
         """Every class's covariance as a full (C, d, d) matrix."""
         return get_structure(self.covariance).full(self.covariances_, *self.means_.shape)

@@ -167,7 +167,11 @@ class TreeAugmented(_Network):
 
     def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
         root = self.root
-        root = int(np.argmax(mi)) if root is None else column_position("root", root, mi.size)
+        root = (
+            int(np.argmax(mi))
+            if root is None
+            else column_position("root", root, mi.size, names=False)
+        )
         self.root_ = int(root)
         return chow_liu_parents(cmi, int(root))
 

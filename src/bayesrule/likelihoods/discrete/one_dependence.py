@@ -69,7 +69,7 @@ class OneDependence(DiscreteNetwork):
             return list(range(d))
         if self.parents is None:
             return [int(np.argmax(class_information(stats)))]
-        return [column_position("parent", self.parents, d)]
+        return [column_position("parent", self.parents, d, names=False)]
 
     def _build(self, stats: PairCounts) -> None:
         alpha = self.alpha
