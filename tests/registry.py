@@ -65,7 +65,8 @@ BLOB_FACTORS = np.array(
 
 
 @cache
-def _blobs_cached(n, seed):
+def _blobs(n, seed):
+    """Three overlapping Gaussian classes in 4 features, unequal covariances."""
     rng = np.random.default_rng(seed)
     y = rng.choice(3, size=n, p=[0.45, 0.35, 0.2])
     X = BLOB_MEANS[y] + np.einsum("nj,nij->ni", rng.standard_normal((n, 4)), BLOB_FACTORS[y])
@@ -73,11 +74,6 @@ def _blobs_cached(n, seed):
     labels = _labels(y)
     labels.setflags(write=False)
     return X, labels
-
-
-def _blobs(n, seed):
-    """Three overlapping Gaussian classes in 4 features, unequal covariances."""
-    return _blobs_cached(n, seed)
 
 
 def _binary(n, seed):
