@@ -230,7 +230,7 @@ def test_ordinary_rows_are_decided_by_the_float32_sums():
     X, y = counts(5000, 300, 8, 17, density=0.1)
     model = MultinomialNB().fit(X, y)
     out = np.empty(5000, dtype=np.intp)
-    W_t, intercept = model.likelihood_._linear_weights()
+    W_t, intercept = model.likelihood_._linear_weights(X)
     _, _, again = kernels.csr_best_class(X, W_t, intercept, np.log(model.class_prior_), out)
     assert again < 50  # of 5000
     np.testing.assert_array_equal(model.classes_[out], model.predict(X))

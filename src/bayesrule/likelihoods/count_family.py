@@ -34,10 +34,6 @@ class CountLikelihood(Likelihood):
     poor_score = True
     #: how the family reads values: "counts" or a Bernoulli threshold (see count_statistics)
     _values = COUNTS
-    #: whether :meth:`_linear_weights` still give the scores where values are missing
-    #: (NaN counting as 0); False where a missing value also drops a term of the
-    #: intercept (Poisson's ``-lambda``)
-    linear_with_missing = True
 
     def _check_params(self):
         check_alpha(self.alpha)
@@ -95,9 +91,7 @@ class CountLikelihood(Likelihood):
         only a block it cannot vouch for (a negative count, a joint with no finite
         maximum) is scored and ``finish``-ed, which raises the explaining error."""
         self.check_ready()
-        linear = self._linear_weights() if sp.issparse(X) and kernels.enabled() else None
-        if linear is not None and not self.linear_with_missing and _has_nan(X.data):
-            linear = None
+        linear = self._linear_weights(X) if sp.issparse(X) and kernels.enabled() else None
         if linear is None:
             yield from super().best_class_blocks(X, log_prior=log_prior, finish=finish)
             return
@@ -113,11 +107,30 @@ class CountLikelihood(Likelihood):
 
         yield from self._sparse_blocks(X, best)
 
-    def _linear_weights(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """``(W_t, intercept)`` where the relative log-likelihood of a sparse block of
-        counts is ``X @ W_t + intercept`` (NaN counting as 0), or None where it is not
-        (Bernoulli's missing-value and 0/1 rules, probabilities 0)."""
+    def _linear_weights(self, X) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(W_t, intercept)`` where the relative log-likelihood of the sparse rows
+        ``X`` is ``X @ W_t + intercept`` (NaN counting as 0), or None where it is not
+        (Bernoulli's missing-value and 0/1 rules, probabilities 0, Poisson with missing
+        values)."""
         return None
+
+    # ----------------------------------------------------------------- probability 0
+    def _set_zero(self, zero: np.ndarray) -> None:
+        """Remember where a probability (or rate) is 0, (C, d): alpha = 0 and a feature
+        never counted in a class."""
+        self.zero_ = zero
+        self.zero_columns_ = np.flatnonzero(zero.any(axis=0))
+
+    def _mark_zero(self, X, out: np.ndarray) -> np.ndarray:
+        """``out`` (C, rows) with -inf where a positive count of a row meets probability
+        0 (the product would be 0 * -inf)."""
+        cols = self.zero_columns_
+        if cols.size:
+            present = X[:, cols] > 0
+            present = present.astype(np.float64) if sp.issparse(present) else present * 1.0
+            hits = matmul_t(present, np.ascontiguousarray(self.zero_[:, cols].T, dtype=float))
+            out[hits > 0] = -np.inf
+        return out
 
     def _sparse_blocks(self, X, work):
         """Row slices of the CSR matrix ``X`` and ``work(block, rows)`` of each block
@@ -184,7 +197,10 @@ class CountLikelihood(Likelihood):
     def _impossible(self, x: np.ndarray) -> np.ndarray | None:
         """Where feature j of the row ``x`` has probability 0 in class c, (C, d) bool;
         None when no parameter is 0 (alpha > 0)."""
-        return None
+        cols = getattr(self, "zero_columns_", None)  # None: a family without zeros
+        if cols is None or not cols.size:
+            return None
+        return self.zero_ & (np.nan_to_num(x) > 0)
 
     def describe_impossible(self, X) -> str | None:
         """Names a feature whose value has probability 0 in every class (alpha = 0).

@@ -9,11 +9,10 @@ scipy CSR matrix stays sparse throughout.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..stats.counts import CountStats
 from .base import Undetermined
-from .count_family import CountLikelihood, matmul_t, observed_times_t
+from .count_family import CountLikelihood, observed_times_t
 
 
 def _multinomial_sample(theta, stats: CountStats, counts, rng) -> np.ndarray:
@@ -96,30 +95,17 @@ class Multinomial(CountLikelihood):
             zero = log_prob == -np.inf
             log_prob = np.where(zero, 0.0, log_prob)
         self.coef_t_ = np.ascontiguousarray(log_prob.T)
-        self.zero_ = zero  # (C, d): probability 0 (alpha = 0 only)
-        self.zero_columns_ = np.flatnonzero(zero.any(axis=0))
+        self._set_zero(zero)
         return self._finish(stats)
 
     # ----------------------------------------------------------------- evaluation
     def _class_major(self, X, relative: bool) -> np.ndarray:
-        out = observed_times_t(X, self.coef_t_)
-        cols = self.zero_columns_
-        if cols.size:  # a positive count where theta is 0: probability 0, not 0 * -inf
-            present = X[:, cols] > 0
-            present = present.astype(np.float64) if sp.issparse(present) else present * 1.0
-            hits = matmul_t(present, np.ascontiguousarray(self.zero_[:, cols].T, dtype=float))
-            out[hits > 0] = -np.inf
-        return out
+        return self._mark_zero(X, observed_times_t(X, self.coef_t_))
 
-    def _linear_weights(self):
+    def _linear_weights(self, X):
         if self.zero_columns_.size:  # probability 0 somewhere: -inf, not 0 * -inf
             return None
         return self.coef_t_, np.zeros(self.n_classes_)
-
-    def _impossible(self, x: np.ndarray) -> np.ndarray | None:
-        if not self.zero_columns_.size:
-            return None
-        return self.zero_ & (np.nan_to_num(x) > 0)
 
     # ----------------------------------------------------------------- model size, sampling
     def n_parameters(self) -> int:
@@ -219,7 +205,7 @@ class Complement(CountLikelihood):
     def _class_major(self, X, relative: bool) -> np.ndarray:
         return observed_times_t(X, self.coef_t_)
 
-    def _linear_weights(self):
+    def _linear_weights(self, X):
         return self.coef_t_, np.zeros(self.n_classes_)
 
     def n_parameters(self) -> int:

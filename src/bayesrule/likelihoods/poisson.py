@@ -14,7 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import gammaln
 
-from ..stats.counts import CountStats
+from ..stats.counts import CountStats, _has_nan
 from .base import Undetermined
 from .count_family import CountLikelihood, matmul_t, zero_nan
 
@@ -73,7 +73,6 @@ class Poisson(CountLikelihood):
     """
 
     positive_only = True
-    linear_with_missing = False  # a missing count drops its -lambda: not X @ W + b
 
     def __init__(self, alpha=1.0):
         self.alpha = alpha
@@ -97,8 +96,7 @@ class Poisson(CountLikelihood):
         self.coef_t_ = np.ascontiguousarray(np.where(zero, 0.0, self.log_rate_).T)
         self.rate_t_ = np.ascontiguousarray(rate.T)
         self.intercept_ = -rate.sum(axis=1)
-        self.zero_ = zero  # (C, d): rate 0 (alpha = 0 only)
-        self.zero_columns_ = np.flatnonzero(zero.any(axis=0))
+        self._set_zero(zero)
         return self._finish(stats)
 
     # ----------------------------------------------------------------- evaluation
@@ -122,12 +120,7 @@ class Poisson(CountLikelihood):
             out[:, missing.sum(axis=1) == X.shape[1]] = 0.0  # every feature missing
         else:  # -sum_j lambda_cj over the observed features only: exactly 0 if none
             out -= matmul_t(1.0 - missing, self.rate_t_)
-        cols = self.zero_columns_
-        if cols.size:  # a positive count where the rate is 0: probability 0, not 0 * -inf
-            present = X[:, cols] > 0
-            present = present.astype(np.float64) if sp.issparse(present) else present * 1.0
-            hits = matmul_t(present, np.ascontiguousarray(self.zero_[:, cols].T, dtype=float))
-            out[hits > 0] = -np.inf
+        self._mark_zero(X, out)
         if not relative:  # ln x! (missing values are 0 here, and ln 0! = 0)
             if sp.issparse(X):
                 logs = gammaln(np.asarray(X.data, dtype=np.float64) + 1.0)
@@ -136,15 +129,11 @@ class Poisson(CountLikelihood):
                 out -= gammaln(np.asarray(X, dtype=np.float64) + 1.0).sum(axis=1)
         return out
 
-    def _linear_weights(self):
-        if self.zero_columns_.size:  # rate 0 somewhere: -inf, not 0 * -inf
+    def _linear_weights(self, X):
+        # a rate 0 gives -inf (not 0 * -inf); a missing count drops its -lambda
+        if self.zero_columns_.size or _has_nan(X.data):
             return None
         return self.coef_t_, self.intercept_
-
-    def _impossible(self, x: np.ndarray) -> np.ndarray | None:
-        if not self.zero_columns_.size:
-            return None
-        return self.zero_ & (np.nan_to_num(x) > 0)
 
     # ----------------------------------------------------------------- model size, sampling
     def n_parameters(self) -> int:
