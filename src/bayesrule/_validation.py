@@ -40,6 +40,16 @@ def check_integer(name: str, value, low: int, high: int | None = None, *, kind=N
     return int(value)
 
 
+def check_nonnegative(name: str, value, hint: str = "") -> float:
+    """``value`` as a finite float >= 0, or TypeError/ValueError naming ``name`` (the
+    ValueError adds ``hint``, e.g. what the values mean)."""
+    if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a number >= 0, got {value!r}")
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0{hint}, got {value!r}")
+    return float(value)
+
+
 def column_position(name: str, value, d: int, columns=None, *, names: bool = True) -> int:
     """The position of the column ``value`` gives: a name among ``columns`` (X's column
     names; None when X has none) or an integer position below ``d``; else a ValueError

@@ -17,7 +17,7 @@ from .._validation import (
     validate_X,
     validate_Xy,
 )
-from ..decision.posterior_decision import decision_of
+from ..decision.posterior_decision import decision_of, prior_of
 from ..decision.reject import reject_low_evidence
 from ..likelihoods import Gaussian
 from ..posterior import log_priors, normalize, normalize_log
@@ -222,9 +222,10 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
 
     def _prior(self, priors) -> np.ndarray:
         """The priors to decide under: the fitted ones, or ``priors`` given at prediction."""
-        return self._decision(priors).prior
+        chosen = self.priors if priors is None else priors
+        return prior_of(chosen, self.classes_, self.class_count_, self._empirical_prior())
 
-    def _joint(self, X, *, relative: bool, priors=None, then=None) -> np.ndarray:
+    def _joint(self, X, *, relative: bool, prior, then=None) -> np.ndarray:
         """Joint log-probabilities (n, C), block by block, optionally transformed.
 
         ``then`` maps a block's class-major joint (C, rows) in place to the wanted
@@ -232,15 +233,15 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         while the block is in cache.
         """
         out = np.empty((X.shape[0], len(self.classes_)))
-        for rows, result in self._joint_blocks(X, relative=relative, priors=priors, then=then):
+        for rows, result in self._joint_blocks(X, relative=relative, prior=prior, then=then):
             out[rows] = result.T
         return out
 
-    def _joint_blocks(self, X, *, relative: bool, priors=None, then=None):
+    def _joint_blocks(self, X, *, relative: bool, prior, then=None):
         """Row slices and their class-major joint log-probabilities (C, rows), or what
         ``then`` makes of them (computed where the block is, in a worker thread for the
         families that use them)."""
-        _, finish = self._finisher(X, self._prior(priors), then)
+        _, finish = self._finisher(X, prior, then)
         return self.likelihood_.class_major_blocks(X, relative=relative, finish=finish)
 
     def _finisher(self, X, prior, then):
@@ -277,7 +278,7 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         ``priors`` (as the estimator's parameter) replaces the fitted priors for this
         call only: deciding under other priors needs no refit.
         """
-        return self._joint(self._validated(X), relative=False, priors=priors)
+        return self._joint(self._validated(X), relative=False, prior=self._prior(priors))
 
     def _density_only(self, what: str):
         if not getattr(self.likelihood_, "is_density", True):
@@ -294,7 +295,8 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         X = self._validated(X)
         out = np.empty(X.shape[0])
         evidence = lambda joint: normalize_log(joint, axis=0)[1]  # noqa: E731
-        for rows, values in self._joint_blocks(X, relative=False, priors=priors, then=evidence):
+        blocks = self._joint_blocks(X, relative=False, prior=self._prior(priors), then=evidence)
+        for rows, values in blocks:
             out[rows] = values
         return out
 
@@ -303,19 +305,23 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         """Log-posteriors ``ln P(w_j|x)``, shape (n, C); ``priors`` as above."""
         X = self._validated(X)
         return self._joint(
-            X, relative=True, priors=priors, then=lambda j: normalize_log(j, axis=0)[0]
+            X, relative=True, prior=self._prior(priors), then=lambda j: normalize_log(j, axis=0)[0]
         )
 
     @blockwise("classes")
     def predict_proba(self, X, priors=None) -> np.ndarray:
         """Posteriors ``P(w_j|x)``, shape (n, C); each row sums to 1; ``priors`` as above."""
-        X = self._validated(X)
-        return self._joint(X, relative=True, priors=priors, then=lambda j: normalize(j, axis=0))
+        return self._posteriors(self._validated(X), self._prior(priors))
+
+    def _posteriors(self, X, prior) -> np.ndarray:
+        """Posteriors (n, C) of validated rows under the resolved ``prior``."""
+        return self._joint(X, relative=True, prior=prior, then=lambda j: normalize(j, axis=0))
 
     @blockwise("actions")
     def risk(self, X, priors=None) -> np.ndarray:
         """Conditional risk ``R(a_i|x) = sum_j L[i, j] P(w_j|x)``, shape (n, a)."""
-        return self._decision(priors).risk(self.predict_proba(X, priors=priors))
+        decision = self._decision(priors)  # one resolution of the priors for both
+        return decision.risk(self._posteriors(self._validated(X), decision.prior))
 
     @blockwise("labels")
     def predict(self, X, priors=None, reject_below_evidence=None) -> np.ndarray:
@@ -330,8 +336,8 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         """
         self._ready()
         decision = self._decision(priors)
+        checked = self._validated(X)
         if decision.zero_one:  # the class of highest joint, block by block
-            checked = self._validated(X)
             best = np.empty(checked.shape[0], dtype=np.intp)
             first_best = lambda joint: np.argmax(joint, axis=0)  # noqa: E731
             log_prior, finish = self._finisher(checked, decision.prior, first_best)
@@ -340,7 +346,7 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
                 best[rows] = labels
             out = decision.actions[best]
         else:
-            out = decision.decide(self.predict_proba(X, priors=priors))
+            out = decision.decide(self._posteriors(checked, decision.prior))
         if reject_below_evidence is None:
             return out
         low = self.log_evidence(X, priors=priors)

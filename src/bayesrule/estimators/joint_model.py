@@ -47,7 +47,7 @@ class JointModel:
         y_idx = encode_labels(np.asarray(y), self.classes_)
         if y_idx.shape[0] != X.shape[0]:
             raise ValueError(f"y has {y_idx.shape[0]} labels for {X.shape[0]} samples")
-        joint = self._joint(X, relative=False)
+        joint = self._joint(X, relative=False, prior=self._prior(None))
         return float(joint[np.arange(X.shape[0]), y_idx].sum()), X.shape[0]
 
     def n_parameters(self) -> int:

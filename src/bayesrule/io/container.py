@@ -158,6 +158,3 @@ def _unpack(raw: bytes) -> tuple[dict, dict[str, np.ndarray]]:
     if digest != _content_digest(json_bytes, arrays).encode("ascii"):
         raise _Invalid("its SHA-256 over the JSON and arrays does not match (modified content)")
     return document, arrays
-
-
-# --------------------------------------------------------------------------- public API

@@ -9,14 +9,13 @@ classifier uses ``class_major_blocks`` to apply priors and normalise block by bl
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterator
 
 import numpy as np
 from sklearn.base import BaseEstimator
 
 from .._blocks import BLOCK_BYTES  # noqa: F401 (the families import it from here)
-from .._validation import as_float_block
+from .._validation import as_float_block, check_nonnegative
 
 
 class Undetermined(ValueError):
@@ -26,14 +25,7 @@ class Undetermined(ValueError):
 
 def check_alpha(alpha) -> float:
     """``alpha`` as a float >= 0, or TypeError/ValueError naming it."""
-    if not isinstance(alpha, numbers.Real) or isinstance(alpha, (bool, np.bool_)):
-        raise TypeError(f"alpha must be a number >= 0, got {alpha!r}")
-    if not np.isfinite(alpha) or alpha < 0:
-        raise ValueError(
-            f"alpha must be a finite number >= 0 (1 is Laplace smoothing, 0 the ML "
-            f"estimates), got {alpha!r}"
-        )
-    return float(alpha)
+    return check_nonnegative("alpha", alpha, " (1 is Laplace smoothing, 0 the ML estimates)")
 
 
 class Likelihood(BaseEstimator):

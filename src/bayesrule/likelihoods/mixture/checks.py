@@ -6,20 +6,11 @@ import numbers
 
 import numpy as np
 
-from ..._validation import check_integer
+from ..._validation import check_integer, check_nonnegative
 from .model import COVARIANCES, MixtureModel
 
 #: the initial parameters a Mixture may be given, per class
 INITS = ("weights_init", "means_init", "precisions_init")
-
-
-def check_real(name: str, value) -> float:
-    """``value`` as a finite float >= 0, or TypeError/ValueError naming ``name``."""
-    if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a number >= 0, got {value!r}")
-    if not np.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-    return float(value)
 
 
 def check_covariance(covariance) -> str:
@@ -73,8 +64,8 @@ def _check_previous(previous, covariance: str, K: int, d: int):
 def check_mixture_params(mixture, n_classes: int) -> dict:
     """A :class:`Mixture`'s validated settings (its initial parameters by name);
     ValueError/TypeError naming the parameter."""
-    check_real("reg_covar", mixture.reg_covar)
-    check_real("tol", mixture.tol)
+    check_nonnegative("reg_covar", mixture.reg_covar)
+    check_nonnegative("tol", mixture.tol)
     check_integer("max_iter", mixture.max_iter, 0)
     check_integer("n_init", mixture.n_init, 1)
     check_integer("max_components", mixture.max_components, 1)

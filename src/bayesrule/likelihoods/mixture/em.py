@@ -34,7 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from ..._engines.threads import n_threads
-from ..._validation import check_integer
+from ..._validation import check_integer, check_nonnegative
 from ...stats.moments import ClassMoments, class_moments, merge
 from ...stats.soft_moments import SoftSums, exact_scatter
 from ..covariance import get_structure
@@ -43,7 +43,6 @@ from .checks import (
     check_covariance,
     check_data,
     check_enough_rows,
-    check_real,
 )
 from .model import (
     MixtureModel,
@@ -167,9 +166,6 @@ def thread_pool(n_rows: int):
     return ThreadPoolExecutor(max_workers=threads)
 
 
-# --------------------------------------------------------------------- validation
-
-
 # --------------------------------------------------------------------- fitting
 def fit_mixture(
     X,
@@ -229,9 +225,9 @@ def fit_mixture(
     X, w = check_data(X, sample_weight)
     K = check_integer("n_components", n_components, 1)
     covariance = check_covariance(covariance)
-    reg = check_real("reg_covar", reg_covar)
+    reg = check_nonnegative("reg_covar", reg_covar)
     max_iter = check_integer("max_iter", max_iter, 0)
-    tol = check_real("tol", tol)
+    tol = check_nonnegative("tol", tol)
     n_init = check_integer("n_init", n_init, 1)
     n, d = X.shape
     check_enough_rows(K, n)
