@@ -4,6 +4,8 @@ makes (threaded or synchronous scheduler)."""
 import dask
 import dask.array as da
 
+from bayesrule._blocks import Blocks
+
 
 def counted_blocks(X, step: int):
     """``X`` as a Dask array of ``step`` rows per block, and a function giving the
@@ -23,3 +25,18 @@ def counted_blocks(X, step: int):
     )
 
     return Xd, lambda: loads["n"] / len(starts)
+
+
+class InMemory(Blocks):
+    """Blocks in memory, reduced in order: the reference the Dask adapter is checked
+    against (the same map_reduce calls, no scheduler)."""
+
+    def map_reduce(self, function, merge, *args):
+        result = None
+        for part in self.parts:
+            value = None if part is None else function(part, *args)
+            result = value if result is None else merge(result, value)
+        return result
+
+    def __iter__(self):
+        return (p for p in self.parts if p is not None)

@@ -1,10 +1,11 @@
-"""Statistics over row blocks: in memory the data are one block; Dask is an adapter.
+"""Statistics over row blocks, the protocol of multi-pass fits on a Dask collection.
 
-A family whose fit needs passes over the data (EM, Ledoit-Wolf's second pass, the bins
-and parent counts of semi-naive Bayes) receives a :class:`Blocks` and asks it to map a
-function over every block and merge the results (``merge(a, b)``, associative, a part
-may be None). :class:`InMemory` holds one block; ``bayesrule._dask.DaskBlocks`` runs the
-same calls as a tree of tasks on the active Dask scheduler. Families never import Dask.
+A family whose fit on a Dask collection needs passes over the data (EM, Ledoit-Wolf's
+second pass, the bins and parent counts of semi-naive Bayes) receives a :class:`Blocks`
+and asks it to map a function over every block and merge the results (``merge(a, b)``,
+associative, a part may be None); ``bayesrule._dask.DaskBlocks`` runs those calls as a
+tree of tasks on the active Dask scheduler, so families never import Dask. In memory
+the families fit on the array directly.
 """
 
 from __future__ import annotations
@@ -37,17 +38,3 @@ class Blocks:
 def add(a, b=None):
     """``a + b`` where None is nothing (a merge for additive arrays and counts)."""
     return b if a is None else a if b is None else a + b
-
-
-class InMemory(Blocks):
-    """Data in memory: a list of blocks (usually one), reduced in order."""
-
-    def map_reduce(self, function, merge, *args):
-        result = None
-        for part in self.parts:
-            value = None if part is None else function(part, *args)
-            result = value if result is None else merge(result, value)
-        return result
-
-    def __iter__(self):
-        return (p for p in self.parts if p is not None)

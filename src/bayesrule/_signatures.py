@@ -55,7 +55,8 @@ def declared_function(
 def storing_init(owner: str, defaults: Mapping, *, positional: tuple[str, ...] = ()):
     """An ``__init__(self, ...)`` taking the parameters of ``defaults`` and storing each
     as an attribute of the same name (the scikit-learn convention)."""
-    names = [p.name for p in parameters(defaults, positional=positional)]
+    declared = parameters(defaults, positional=positional)
+    names = [p.name for p in declared]
 
     def store(self, *values):
         for name, value in zip(names, values, strict=True):
@@ -63,8 +64,7 @@ def storing_init(owner: str, defaults: Mapping, *, positional: tuple[str, ...] =
 
     init = declared_function(
         f"{owner}.__init__",
-        [Parameter("self", Parameter.POSITIONAL_OR_KEYWORD)]
-        + parameters(defaults, positional=positional),
+        [Parameter("self", Parameter.POSITIONAL_OR_KEYWORD), *declared],
         store,
     )
     init.__name__ = "__init__"

@@ -7,11 +7,11 @@ import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 import pytest
+from dask_blocks import InMemory
 from registry import _continuous
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, _class_cov
 
 from bayesrule import LinearDiscriminant
-from bayesrule._blocks import InMemory
 from bayesrule._dask import DaskBlocks
 from bayesrule.likelihoods import Gaussian
 from bayesrule.likelihoods.covariance import (

@@ -30,7 +30,7 @@ from sklearn.utils import Bunch
 
 from .._validation import column_position
 from ..likelihoods.discrete.one_dependence import OneDependence
-from .preset import Preset, fitted
+from .preset import COMMON, Preset, fitted
 
 #: the parameters of every semi-naive preset, with their defaults
 DISCRETE = {"alpha": 1.0, "unseen": "smooth", "discretize": None, "n_bins": 5}
@@ -51,10 +51,7 @@ class _SemiNaive:
     """Mixin of the semi-naive presets (not itself an estimator): the column options
     (positions or DataFrame names) and the tables."""
 
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        if cls.__doc__ and "{shared}" in cls.__doc__:
-            cls.__doc__ = cls.__doc__.replace("{shared}", _SHARED)
+    _doc_parts = {"common": COMMON, "shared": _SHARED}  # see Preset
 
     _columns_of: tuple[str, ...] = ()  # parameters the family takes as column positions
 

@@ -37,11 +37,14 @@ class Preset(BayesClassifier):
     _fixed: dict = {}
     _parameters: dict = {}
     _positional: tuple[str, ...] = ()  # parameters that may also be passed by position
+    #: ``{name}`` in a preset's docstring -> the text put there
+    _doc_parts: dict = {"common": COMMON}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if cls.__doc__ and "{common}" in cls.__doc__:
-            cls.__doc__ = cls.__doc__.replace("{common}", COMMON)
+        for name, text in cls._doc_parts.items():
+            if cls.__doc__ and f"{{{name}}}" in cls.__doc__:
+                cls.__doc__ = cls.__doc__.replace(f"{{{name}}}", text)
         # a class that writes its own __init__ keeps it, and so do its subclasses
         if getattr(cls.__init__, "declared", False) or cls.__init__ is BayesClassifier.__init__:
             cls.__init__ = storing_init(

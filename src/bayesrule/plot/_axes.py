@@ -114,11 +114,15 @@ class Area(NamedTuple):
     (``xlim``/``ylim``, else the data's range widened by ``padding``), sampled on a
     ``resolution`` x ``resolution`` grid where the figure evaluates the model."""
 
-    ax: object
-    xlim: object
-    ylim: object
-    padding: float
-    resolution: int | None
+    ax: object = None
+    xlim: object = None
+    ylim: object = None
+    padding: float = 0.0
+    resolution: int | None = None
+
+    def axes(self):
+        """The Axes to draw on: ``ax``, or a new figure's."""
+        return self.ax if self.ax is not None else _pyplot().subplots()[1]
 
     def grid(self, estimator, X, func: str):
         """:func:`_grid` over this area."""
@@ -130,24 +134,16 @@ def with_area(**defaults):
     pass ``ax``, the ``resolution`` and ``padding`` of ``defaults`` (with those
     defaults), ``xlim`` and ``ylim`` as keyword arguments instead, and see them in its
     signature."""
-    names = ("ax", *defaults, "xlim", "ylim")
+    area = parameters({"ax": None, **defaults, "xlim": None, "ylim": None})
 
     def decorate(draw):
         own = [p for p in signature(draw).parameters.values() if p.name != "area"]
         cut = next((i for i, p in enumerate(own) if p.kind == p.KEYWORD_ONLY), len(own))
-        area = parameters({"ax": None, **defaults, "xlim": None, "ylim": None})
         leading = own[:cut] + area + own[cut:]
 
         def body(*values):
             arguments = dict(zip([p.name for p in leading], values, strict=True))
-            given = {name: arguments.pop(name) for name in names}
-            where = Area(
-                given["ax"],
-                given["xlim"],
-                given["ylim"],
-                given.get("padding", 0.0),
-                given.get("resolution"),
-            )
+            where = Area(**{p.name: arguments.pop(p.name) for p in area})
             return draw(**arguments, area=where)
 
         function = declared_function(draw.__name__, leading, body, draw.__doc__)

@@ -74,11 +74,11 @@ def posterior_map(
     'P(orange | x)'
     >>> plt.close(ax.figure)
     """
-    plt = _pyplot()
+    _pyplot()  # matplotlib, or an ImportError that says how to install it
     xs, ys, points = area.grid(estimator, X, "posterior_map")
     k = _class_position(estimator, class_index_or_label)
     proba = np.asarray(estimator.predict_proba(points), dtype=float)[:, k]
-    ax = area.ax if area.ax is not None else plt.subplots()[1]
+    ax = area.axes()
     label = str(np.asarray(estimator.classes_)[k])
     mesh = ax.pcolormesh(
         xs,
@@ -132,7 +132,7 @@ def likelihood_contours(estimator, X=None, *, y=None, area, levels=8, title=None
     3
     >>> plt.close(ax.figure)
     """
-    plt = _pyplot()
+    _pyplot()  # matplotlib, or an ImportError that says how to install it
     from matplotlib.lines import Line2D
 
     if not hasattr(estimator, "log_likelihood"):
@@ -144,7 +144,7 @@ def likelihood_contours(estimator, X=None, *, y=None, area, levels=8, title=None
     density = np.exp(np.asarray(estimator.log_likelihood(points), dtype=float))
     classes = np.asarray(estimator.classes_)
     colors = _class_colors(len(classes))
-    ax = area.ax if area.ax is not None else plt.subplots()[1]
+    ax = area.axes()
     handles = []
     for k, label in enumerate(classes.tolist()):
         z = density[:, k].reshape(len(ys), len(xs))

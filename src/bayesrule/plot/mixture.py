@@ -110,7 +110,7 @@ def mixture_components(estimator, X=None, y=None, *, area, n_std=2.0, annotate=T
     >>> plt.close(ax.figure)
     """
 
-    plt = _pyplot()
+    _pyplot()  # matplotlib, or an ImportError that says how to install it
     from matplotlib.colors import to_rgba
     from matplotlib.lines import Line2D
     from matplotlib.patches import Ellipse
@@ -134,7 +134,7 @@ def mixture_components(estimator, X=None, y=None, *, area, n_std=2.0, annotate=T
             raise ValueError(f"X must have shape (n_samples, 2), got {data.shape}.")
     classes = np.asarray(estimator.classes_)
     colors = _class_colors(len(classes))
-    ax = area.ax if area.ax is not None else plt.subplots()[1]
+    ax = area.axes()
     _scatter(ax, data, y, estimator, colors, size=8)
     handles = []
     for c, (label, model) in enumerate(zip(classes.tolist(), models, strict=True)):

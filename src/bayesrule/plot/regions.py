@@ -70,7 +70,7 @@ def decision_regions(
         return decision_regions_under(
             estimator, X, y, priors=priors, loss=loss, alpha=alpha, title=title, **area._asdict()
         )
-    plt = _pyplot()
+    _pyplot()  # matplotlib, or an ImportError that says how to install it
     from matplotlib.colors import BoundaryNorm, ListedColormap
     from matplotlib.patches import Patch
 
@@ -81,7 +81,7 @@ def decision_regions(
     colors = _class_colors(n_classes)
     action_colors = colors + [REJECT_COLOR] * (len(actions) - n_classes)
     index = encode_labels(estimator.predict(points), actions, name="estimator.predict")
-    ax = area.ax if area.ax is not None else plt.subplots()[1]
+    ax = area.axes()
     ax.pcolormesh(
         xs,
         ys,
