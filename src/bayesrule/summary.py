@@ -32,27 +32,23 @@ def summarize(estimator) -> str:
         names = names if names is not None else [f"x{j}" for j in range(estimator.n_features_in_)]
         lines += like.describe(estimator.classes_.tolist(), [str(n) for n in names])
         return "\n".join(lines)
-    structure = get_structure(like.covariance)
-    cov = like.covariances_
-    if structure.tied:
-        lines += block(f"shared covariance ({structure.name})", cov)
-    coefs = None
-    if hasattr(estimator, "coef_"):
-        if structure.dense:
-            W = estimator.quadratic_coef_
-        else:  # diagonal: no (C, d, d) matrices, just their diagonals
-            W = np.broadcast_to(-0.5 * like.precisions_cholesky_, like.means_.shape)
-        coefs = (W, estimator.coef_, estimator.intercept_)
-    for c, label in enumerate(estimator.classes_.tolist()):
-        lines.append(f"class {label}:")
-        lines += block("mean", like.means_[c])
-        if not structure.tied:
-            lines += block(f"covariance ({structure.name})", cov[c])
-        if coefs is not None:
-            name = "W (quadratic_coef_)" if structure.dense else "diagonal of W (quadratic_coef_)"
-            lines += block(name, coefs[0][c])
-            lines += block("w (coef_)", coefs[1][c])
-            lines.append(f"  w0 (intercept_): {coefs[2][c]:.8g}")
+    per_class = _coefficients(estimator, like) if hasattr(estimator, "coef_") else None
+    lines += like.parameter_lines(estimator.classes_.tolist(), per_class)
     if getattr(like, "epsilon_", 0):
         lines.append(f"regularisation added to variances: {like.epsilon_:.6g}")
     return "\n".join(lines)
+
+
+def _coefficients(estimator, like):
+    """Per class, the lines of the discriminant ``g(x) = x^T W x + w^T x + w0``."""
+    if get_structure(like.covariance).dense:
+        W, name = estimator.quadratic_coef_, "W (quadratic_coef_)"
+    else:  # diagonal: no (C, d, d) matrices, just their diagonals
+        W = np.broadcast_to(-0.5 * like.precisions_cholesky_, like.means_.shape)
+        name = "diagonal of W (quadratic_coef_)"
+    w, w0 = estimator.coef_, estimator.intercept_
+
+    def lines(c):
+        return [*block(name, W[c]), *block("w (coef_)", w[c]), f"  w0 (intercept_): {w0[c]:.8g}"]
+
+    return lines

@@ -354,8 +354,14 @@ class Gaussian(Likelihood):
     # ----------------------------------------------------------------- model size, sampling
     def describe(self, classes, feature_names) -> list[str]:
         """Lines of the fitted parameters for ``summary()``: mean and covariance per class."""
+        header = f"Gaussian, covariance={self.covariance!r}; features {', '.join(feature_names)}"
+        return [header, *self.parameter_lines(classes)]
+
+    def parameter_lines(self, classes, per_class=None) -> list[str]:
+        """The shared covariance (tied structures), then per class its mean, its own
+        covariance and the lines ``per_class(c)`` adds (e.g. discriminant coefficients)."""
         structure = get_structure(self.covariance)
-        lines = [f"Gaussian, covariance={self.covariance!r}; features {', '.join(feature_names)}"]
+        lines = []
         if structure.tied:
             lines += block(f"shared covariance ({structure.name})", self.covariances_)
         for c, label in enumerate(classes):
@@ -363,6 +369,8 @@ class Gaussian(Likelihood):
             lines += block("mean", self.means_[c])
             if not structure.tied:
                 lines += block(f"covariance ({structure.name})", self.covariances_[c])
+            if per_class is not None:
+                lines += per_class(c)
         return lines
 
     def n_parameters(self) -> int:
