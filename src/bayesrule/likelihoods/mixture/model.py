@@ -134,7 +134,7 @@ class MixtureModel:
         U, K = self.precisions_cholesky_, self.n_components
         d = self.means_.shape[1]
         centred = self.means_ - self.reference_
-        if self.covariance in ("full", "tied"):
+        if get_structure(self.covariance).dense:  # Cholesky factors, not scales
             mats = np.broadcast_to(U, (K, d, d))
             factors = np.empty((K * d, d + 1))  # rows U_k^T, last column -U_k^T (mu_k - r)
             factors[:, :d] = np.swapaxes(mats, 1, 2).reshape(K * d, d)
@@ -158,7 +158,7 @@ class MixtureModel:
         """
         K, m = self.n_components, Xa.shape[1]
         d = Xa.shape[0] - 1
-        if self.covariance in ("full", "tied"):  # z_k = U_k^T (x - mu_k), one product
+        if get_structure(self.covariance).dense:  # z_k = U_k^T (x - mu_k), one product
             Z = np.matmul(self._factors, Xa, out=Z)
         else:
             out_z = None if Z is None else Z.reshape(K, d, m)
@@ -251,12 +251,11 @@ def n_free(covariance: str, K: int, d: int) -> int:
 def singular_message(k: int, covariance: str, reg_covar: float) -> str:
     """Why component k cannot be used, and what to change."""
     if reg_covar == 0:
-        which = (
-            "the shared covariance"
-            if get_structure(covariance).tied
-            else f"the covariance of mixture component {k}"
-        )
-        diag = " or covariance='diag'" if covariance in ("full", "tied") else ""
+        structure = get_structure(covariance)
+        which = f"the covariance of mixture component {k}"
+        if structure.tied:
+            which = "the shared covariance"
+        diag = " or covariance='diag'" if structure.dense else ""
         return (
             f"{which} became singular (a component collapsed onto too few distinct "
             f"samples); set reg_covar > 0 (e.g. 1e-6), or use fewer components{diag}."
