@@ -276,10 +276,7 @@ class Gaussian(Likelihood):
         return self
 
     # ----------------------------------------------------------------- evaluation
-    @property
-    def n_classes_(self) -> int:
-        return self.means_.shape[0]
-
+    n_classes_ = property(lambda self: self.means_.shape[0], doc="The number of classes C.")
     n_features_ = property(lambda self: self.means_.shape[1], doc="The number of features d.")
 
     def full_covariances(self) -> np.ndarray:
@@ -369,8 +366,7 @@ class Gaussian(Likelihood):
             lines += block("mean", self.means_[c])
             if not structure.tied:
                 lines += block(f"covariance ({structure.name})", self.covariances_[c])
-            if per_class is not None:
-                lines += per_class(c)
+            lines += per_class(c) if per_class is not None else []
         return lines
 
     def n_parameters(self) -> int:
