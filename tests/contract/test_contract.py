@@ -29,7 +29,7 @@ from registry import CASES, LABELS, PROPERTIES, assert_same_model, contract_para
 from scipy.special import gammaln, logsumexp
 from scipy.stats import bernoulli, multinomial, multivariate_normal, norm, poisson
 
-from bayesrule import LossMatrix
+from bayesrule import ComplementNB, LossMatrix
 from bayesrule import io as bio
 from bayesrule.estimators import ESTIMATORS
 from bayesrule.likelihoods import (
@@ -596,9 +596,11 @@ def test_priors_as_uniform_list_and_dict_agree(case):
     np.testing.assert_array_equal(skewed_list.predict(Xt), skewed_dict.predict(Xt))
     # priors move the decisions towards the favoured class
     assert np.mean(skewed_list.predict(Xt) == "ant") > np.mean(ref.predict(Xt) == "ant")
-    empirical = case.estimator(priors="empirical").fit(X, y)
+    # the default is the class frequencies, or the priors a preset names as its default
+    named = case.estimator().get_params()["priors"] or "empirical"
     default = case.estimator().fit(X, y)
-    np.testing.assert_array_equal(empirical.class_prior_, default.class_prior_)
+    same = case.estimator(priors=named).fit(X, y)
+    np.testing.assert_array_equal(same.class_prior_, default.class_prior_)
 
 
 @contract("empirical_prior")
@@ -606,11 +608,18 @@ def test_the_default_prior_is_the_class_frequency(case):
     X, y = train(case)
     w = np.random.default_rng(7).integers(1, 4, size=len(y)).astype(float)
     for weights in (None, w):
-        est = case.estimator().fit(X, y, sample_weight=weights)
+        est = case.estimator(priors="empirical").fit(X, y, sample_weight=weights)
         ones = np.ones(len(y)) if weights is None else weights
         counts = np.array([ones[y == c].sum() for c in LABELS])
         np.testing.assert_allclose(est.class_count_, counts, rtol=1e-15)
         np.testing.assert_allclose(est.class_prior_, counts / counts.sum(), rtol=1e-15)
+    # every preset but ComplementNB (uniform, as Rennie et al. and scikit-learn) defaults
+    # to them
+    default = case.estimator().fit(X, y)
+    expected = "uniform" if isinstance(default, ComplementNB) else None
+    assert default.get_params()["priors"] == expected
+    frequencies = np.array([np.mean(y == c) for c in LABELS])
+    np.testing.assert_allclose(default.class_prior_, 1 / 3 if expected else frequencies)
 
 
 # ---------------------------------------------------------------------------- the generative model

@@ -43,17 +43,31 @@ def pairs():
         ),
         ("multinomial", MultinomialNB(), sk_nb.MultinomialNB()),
         ("multinomial-a0.1", MultinomialNB(alpha=0.1), sk_nb.MultinomialNB(alpha=0.1)),
-        ("complement", ComplementNB(priors="uniform"), sk_nb.ComplementNB()),
-        (
-            "complement-norm",
-            ComplementNB(norm=True, priors="uniform"),
-            sk_nb.ComplementNB(norm=True),
-        ),
+        ("complement", ComplementNB(), sk_nb.ComplementNB()),  # at both defaults
+        ("complement-norm", ComplementNB(norm=True), sk_nb.ComplementNB(norm=True)),
     ]
 
 
 PAIRS = {name: (ours, theirs) for name, ours, theirs in pairs()}
 FORMATS = ["dense", "csr"]
+
+
+def test_complement_nb_decides_under_uniform_priors_unless_told():
+    X, y = digits()
+    keep = (y != 3) | (np.arange(len(y)) % 4 == 0)  # one class four times rarer
+    X, y = X[keep], y[keep]
+    assert ComplementNB().get_params()["priors"] == "uniform"
+    uniform = ComplementNB().fit(X, y)
+    np.testing.assert_allclose(
+        uniform.predict_proba(X), sk_nb.ComplementNB().fit(X, y).predict_proba(X), atol=TOL
+    )
+    weighted = ComplementNB(priors="empirical").fit(X, y)
+    shift = weighted.predict_joint_log_proba(X) - uniform.predict_joint_log_proba(X)
+    np.testing.assert_allclose(
+        shift - shift[:, :1],
+        np.broadcast_to(np.log(weighted.class_count_ / weighted.class_count_[0]), shift.shape),
+        atol=1e-9,
+    )
 
 
 def as_format(X, fmt):

@@ -136,17 +136,24 @@ class ComplementNB(_Counts, Preset):
     alpha d)``, normalised by ``sum_j |w_cj|`` when ``norm=True``. The score ``x . w_c``
     takes the place of ``ln p(x|c)``; it is not a normalised density.
 
-    The decision adds the log-prior as Rennie et al. write it. scikit-learn's
-    ComplementNB leaves it out (it decides as under uniform priors): pass
-    ``priors="uniform"`` for its posteriors exactly. Without a density there is no
-    evidence, BIC or AIC: ``log_evidence``, ``bic`` and ``aic`` raise TypeError.
+    By default it decides under uniform priors, as Rennie et al.'s final algorithm
+    and scikit-learn's ComplementNB do (the complement weights exist to undo the skew
+    that unequal class sizes give; a prior from the class frequencies would put it
+    back). Pass ``priors="empirical"`` (or any priors) for the log-prior of the Bayes
+    rule. Without a density there is no evidence, BIC or AIC: ``log_evidence``, ``bic``
+    and ``aic`` raise TypeError.
 
     Parameters
     ----------
     alpha : float, default=1.0
     norm : bool, default=False
         Normalise the weights (the paper's "weight normalisation").
-    {common}
+    priors : None, "empirical", "uniform", array-like or dict, default="uniform"
+        As in :class:`~bayesrule.BayesClassifier`; uniform by default (see above).
+    loss : None, array-like or LossMatrix, default=None
+        As in :class:`~bayesrule.BayesClassifier`.
+    reject_label : label, default=None
+        As in :class:`~bayesrule.BayesClassifier`.
 
     Attributes
     ----------
@@ -158,13 +165,14 @@ class ComplementNB(_Counts, Preset):
     --------
     >>> from bayesrule import ComplementNB
     >>> X = [[2, 1, 0], [3, 0, 1], [0, 1, 4], [1, 0, 3]]
-    >>> clf = ComplementNB(priors="uniform").fit(X, ["ham", "ham", "spam", "spam"])
+    >>> clf = ComplementNB().fit(X, ["ham", "ham", "spam", "spam"])
     >>> clf.predict([[0, 0, 2], [4, 1, 0]])
     array(['spam', 'ham'], dtype='<U4')
     """
 
     _family = Complement
     _parameters = {"alpha": 1.0, "norm": False}
+    _decision_defaults = {"priors": "uniform"}
 
     feature_log_prob_ = fitted("The complement weights ``w_cj``, shape (C, d).")
 

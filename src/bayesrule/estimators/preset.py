@@ -37,6 +37,8 @@ class Preset(BayesClassifier):
     _fixed: dict = {}
     _parameters: dict = {}
     _positional: tuple[str, ...] = ()  # parameters that may also be passed by position
+    #: decision parameters whose default differs from :data:`DECISION` for this preset
+    _decision_defaults: dict = {}
     #: ``{name}`` in a preset's docstring -> the text put there
     _doc_parts: dict = {"common": COMMON}
 
@@ -48,7 +50,7 @@ class Preset(BayesClassifier):
         # a class that writes its own __init__ keeps it, and so do its subclasses
         if getattr(cls.__init__, "declared", False) or cls.__init__ is BayesClassifier.__init__:
             cls.__init__ = storing_init(
-                cls.__name__, {**cls._parameters, **DECISION}, positional=cls._positional
+                cls.__name__, {**cls._parameters, **DECISION, **cls._decision_defaults}, positional=cls._positional
             )
 
     def _family_options(self) -> dict:
