@@ -14,7 +14,8 @@ $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[$*]"
 	touch $@
 
-demo: $(VENV)/.installed-plot
+# the cli extra: matplotlib for the figure, pandas for the command's CSV tables
+demo: $(VENV)/.installed-cli
 	$(BIN)/bayesrule demo
 
 test: $(VENV)/.installed-test

@@ -8,6 +8,8 @@ from functools import cache
 import numpy as np
 import palmerpenguins
 from sklearn import datasets, discriminant_analysis, naive_bayes, neighbors
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import KBinsDiscretizer
 
 PENGUIN_COLUMNS = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]
 
@@ -46,5 +48,25 @@ COUNTERPARTS = {
 }
 
 
+def binned_categorical_nb():
+    """scikit-learn's discrete naive Bayes on real-valued columns, at its defaults:
+    KBinsDiscretizer's 5 quantile bins per column as codes, then CategoricalNB."""
+    return make_pipeline(KBinsDiscretizer(encode="ordinal"), naive_bayes.CategoricalNB())
+
+
+#: the semi-naive models relax discrete naive Bayes: measured against scikit-learn's
+DISCRETE = {"AODE", "TAN", "KDB", "SPODE"}
+
+
 def counterpart(name: str):
+    """A maker of the scikit-learn estimator that ``name`` is measured against."""
+    if name in DISCRETE:
+        return binned_categorical_nb
     return COUNTERPARTS.get(name, naive_bayes.GaussianNB)
+
+
+def fallback(name: str):
+    """What ``name`` is measured against where its counterpart refuses the data
+    (scikit-learn's QDA on collinear columns, its CategoricalNB on a category unseen
+    in training): the binned CategoricalNB for discrete models, else GaussianNB."""
+    return binned_categorical_nb if name == "CategoricalNB" else naive_bayes.GaussianNB

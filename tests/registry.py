@@ -490,34 +490,6 @@ DISCRETIZED = {
     "KDB-mdl": lambda: KDB(k=1, discretize="mdl"),
 }
 
-# scikit-learn's sample-weight checks fit on 16 points where one feature is constant
-# within each class. The ML covariance is then singular, and by default bayesrule refuses
-# it with a ValueError that names reg_covar (as the issue asks), so these three checks
-# fail for full and tied covariances at reg_covar=0; the registry above runs them
-# regularised, where they pass.
-SINGULAR_CHECK_DATA = {
-    check: "check data has a feature that is constant within each class (singular ML "
-    "covariance, refused by design; passes with reg_covar > 0)"
-    for check in (
-        "check_sample_weights_shape",
-        "check_sample_weights_not_overwritten",
-        "check_sample_weight_equivalence_on_dense_data",
-    )
-}
-
-
-# Two of scikit-learn's checks fit on floats that are not whole numbers without applying
-# the categorical tag's rounding; the semi-naive estimators refuse continuous columns
-# unless discretize= says how to bin them (as the issue asks). With discretize they pass.
-CONTINUOUS_CHECK_DATA = {
-    check: "fits on continuous floats; semi-naive Bayes refuses them without discretize="
-    for check in (
-        "check_positive_only_tag_during_fit",
-        "check_sample_weight_equivalence_on_dense_data",
-    )
-}
-
-
 # bayesrule does not claim array-API support (its estimators compute with NumPy), and
 # scikit-learn's check for it only skips itself; it is left out rather than skipped.
 NOT_CLAIMED = {"check_array_api_input"}

@@ -30,6 +30,7 @@ def test_quick_benchmark_runs_every_row(tmp_path):
         "Gaussian mixture (EM)",
         "AODE",
         "TAN",
+        "KernelNB",
     ):
         assert f"| {model} " in table, model
     assert "ERROR" not in table

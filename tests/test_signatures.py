@@ -66,11 +66,14 @@ def test_storing_init_refuses_what_a_written_init_would(call, message):
     ("cls", "own"),
     [
         (GaussianNB, {"var_smoothing": 1e-9}),
-        (LinearDiscriminant, {"reg_covar": 0.0, "shrinkage": None}),
+        (LinearDiscriminant, {"reg_covar": "auto", "shrinkage": None}),
         (NearestMean, {}),
-        (CategoricalNB, {"alpha": 1.0, "unseen": "smooth"}),
-        (TAN, {"root": None, "alpha": 1.0, "unseen": "smooth", "discretize": None, "n_bins": 5}),
-        (AODE, {"min_count": 1, "alpha": 1.0, "unseen": "smooth", "discretize": None, "n_bins": 5}),
+        (CategoricalNB, {"alpha": 1.0, "unseen": "smooth", "discretize": "auto", "n_bins": 5}),
+        (TAN, {"root": None, "alpha": 1.0, "unseen": "smooth", "discretize": "auto", "n_bins": 5}),
+        (
+            AODE,
+            {"min_count": 1, "alpha": 1.0, "unseen": "smooth", "discretize": "auto", "n_bins": 5},
+        ),
         (MixedNB, {"features": "auto"}),
         (GaussianMixtureBayes, MIXTURE),
     ],

@@ -31,6 +31,7 @@ import functools
 import numpy as np
 
 from ._blocks import Blocks, add
+from ._text import labelled
 from ._validation import (
     check_class_counts,
     check_sample_weight,
@@ -95,7 +96,7 @@ def fit(estimator, X, y, sample_weight=None):
             counts = blocks.map_reduce(_class_weight, add, C)
             check_class_counts(classes, counts)
             estimator._check_decision(classes, counts)
-            like.fit_blocks(blocks, C)
+            labelled(classes, like.fit_blocks, blocks, C)
         else:  # the statistics of every block, merged
             like.prepare(meta.shape[1])
             merged = blocks.map_reduce(_block_statistics, _merge, like, C)
@@ -104,7 +105,7 @@ def fit(estimator, X, y, sample_weight=None):
             stats, counts = merged
             check_class_counts(classes, counts)
             estimator._check_decision(classes, counts)
-            like.set_statistics(stats)
+            labelled(classes, like.set_statistics, stats)
     except Exception:
         estimator._forget()
         raise
@@ -136,7 +137,15 @@ def _checked_block(estimator, like, Xb, yb, wb, classes):
     if len(Xb) == 0:
         return None
     checker = copy.copy(estimator)  # validation must not touch the estimator's attributes
-    Xb, yb = validate_Xy(checker, Xb, yb, reset=True, min_samples=1, kind=like.input_kind)
+    Xb, yb = validate_Xy(
+        checker,
+        Xb,
+        yb,
+        reset=True,
+        min_samples=1,
+        kind=like.input_kind,
+        limit=like.largest_magnitude,
+    )
     return Xb, encode_labels(yb, classes), check_sample_weight(wb, Xb)
 
 

@@ -76,16 +76,24 @@ def column_position(name: str, value, d: int, columns=None, *, names: bool = Tru
     return check_integer(name, value, 0, d, kind="a column position or name", why=why)
 
 
-def _all_finite(values: np.ndarray, allow_nan: bool) -> bool:
-    """Whether ``values`` holds no inf (and no NaN unless allowed): True is certain,
-    False means "look closer". Large arrays are summed in parts by worker threads
-    (numpy's reductions release the GIL): the check that scikit-learn runs on one core."""
+def _all_finite(values: np.ndarray, allow_nan: bool, limit: float = np.inf) -> bool:
+    """Whether ``values`` holds no inf (and no NaN unless allowed) and, for a finite
+    ``limit``, no value beyond it in magnitude: True is certain, False means "look
+    closer". One pass: a sum, or with a limit the sum of squares (finite and at most
+    ``limit**2`` only when every value is within the limit). Large arrays are summed in
+    parts by worker threads (numpy's reductions release the GIL): the check that
+    scikit-learn runs on one core."""
+    bounded = np.isfinite(limit)
 
     def part(chunk: np.ndarray) -> bool:
         with np.errstate(over="ignore", invalid="ignore"):  # per thread: large finite sums
-            if np.isfinite(np.add.reduce(chunk, axis=None)):
+            if bounded:
+                flat = chunk.ravel()
+                if np.vdot(flat, flat) <= limit * limit:  # False for NaN and inf
+                    return True
+            elif np.isfinite(np.add.reduce(chunk, axis=None)):
                 return True
-        return allow_nan and not np.isinf(chunk).any()
+        return allow_nan and not np.isinf(chunk).any() and not bounded
 
     contiguous = values.flags.c_contiguous or values.flags.f_contiguous
     flat = values.ravel(order="K") if contiguous else None  # a view, in memory order
@@ -96,11 +104,41 @@ def _all_finite(values: np.ndarray, allow_nan: bool) -> bool:
         return all(pool.map(part, np.array_split(flat, workers)))
 
 
-def _as_numeric(estimator, X, y="no_validation", *, reset: bool, min_samples: int, kind: str):
+def check_magnitude(values, limit: float, family: str, columns=None) -> None:
+    """Refuse a value beyond ``limit`` in magnitude, naming its row, column and value:
+    ``family`` squares deviations, so larger values overflow float64 (NaN is allowed
+    here; ``columns`` names the columns of ``values`` in the caller's X)."""
+    if not np.isfinite(limit):
+        return
+    data = values.data if sp.issparse(values) else np.asarray(values, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        big = np.abs(data) > limit
+    if not big.any():
+        return
+    if sp.issparse(values):
+        coo = values.tocoo()
+        i, j = int(coo.row[big][0]), int(coo.col[big][0])
+        value = coo.data[big][0]
+    else:
+        i, j = (int(k) for k in np.argwhere(big)[0])
+        value = data[i, j]
+    column = j if columns is None else columns[j]
+    raise ValueError(
+        f"X has {value:g} at row {i}, column {column}: beyond {limit:g}, the largest "
+        f"magnitude {family} evaluates (it squares deviations, which overflow float64 "
+        f"past that). Rescale that column, e.g. divide it by 1e{int(np.log10(abs(value)))} "
+        "or standardise X (sklearn.preprocessing.StandardScaler)."
+    )
+
+
+def _as_numeric(
+    estimator, X, y="no_validation", *, reset: bool, min_samples: int, kind: str, limit=np.inf
+):
     """Run scikit-learn's validation, turning its conversion errors into clearer ones.
 
-    Finiteness is checked here (see ``_all_finite``), with scikit-learn's own check
-    raising its message where a value is not finite.
+    Finiteness (and the likelihood's ``limit`` on magnitudes) is checked here (see
+    ``_all_finite``), with scikit-learn's own check raising its message where a value is
+    not finite.
     """
     options = {"reset": reset, "dtype": [np.float64, np.float32], "ensure_all_finite": False}
     if kind == "sparse":
@@ -118,22 +156,27 @@ def _as_numeric(estimator, X, y="no_validation", *, reset: bool, min_samples: in
         raise
     X_checked = checked[0] if isinstance(checked, tuple) else checked
     allow_nan = kind != "dense"
-    if not _all_finite(X_checked.data if sp.issparse(X_checked) else X_checked, allow_nan):
+    values = X_checked.data if sp.issparse(X_checked) else X_checked
+    if not _all_finite(values, allow_nan, limit):
         name = type(estimator).__name__
         assert_all_finite(X_checked, allow_nan=allow_nan, estimator_name=name, input_name="X")
+        check_magnitude(X_checked, limit, name)
     return checked
 
 
-def validate_X(estimator, X, *, reset: bool = False, kind: str = "dense"):
-    """Check X for a likelihood's ``input_kind``, with the fitted number of features."""
+def validate_X(estimator, X, *, reset: bool = False, kind: str = "dense", limit=np.inf):
+    """Check X for a likelihood's ``input_kind`` (and magnitude ``limit``, its
+    ``largest_magnitude``), with the fitted number of features."""
     if kind == "any":
         table = as_table(X, min_samples=1)
         validate_data(estimator, X, reset=reset, skip_check_array=True)
         return table
-    return _as_numeric(estimator, X, reset=reset, min_samples=1, kind=kind)
+    return _as_numeric(estimator, X, reset=reset, min_samples=1, kind=kind, limit=limit)
 
 
-def validate_Xy(estimator, X, y, *, reset: bool = True, min_samples: int = 2, kind: str = "dense"):
+def validate_Xy(
+    estimator, X, y, *, reset: bool = True, min_samples: int = 2, kind: str = "dense", limit=np.inf
+):
     """Check X and y together; y must hold classification labels of matching length."""
     if kind == "any":
         table = as_table(X, min_samples=min_samples)
@@ -144,11 +187,13 @@ def validate_Xy(estimator, X, y, *, reset: bool = True, min_samples: int = 2, ki
             assert_all_finite(y, input_name="y")
         if y.shape[0] != X.shape[0]:
             raise ValueError(
-                f"X and y have inconsistent numbers of samples: {X.shape[0]} rows and "
-                f"{y.shape[0]} labels."
+                f"X and y have inconsistent numbers of samples: {X.shape[0]} "
+                f"row{'s' * (X.shape[0] != 1)} and {y.shape[0]} label{'s' * (y.shape[0] != 1)}."
             )
     else:
-        X, y = _as_numeric(estimator, X, y, reset=reset, min_samples=min_samples, kind=kind)
+        X, y = _as_numeric(
+            estimator, X, y, reset=reset, min_samples=min_samples, kind=kind, limit=limit
+        )
         y = column_or_1d(y, warn=True)
     check_classification_targets(y)
     return X, y

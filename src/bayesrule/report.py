@@ -248,7 +248,8 @@ def report(estimator, X, y) -> Report:
     # the estimator's own decisions (a meta-estimator may not take the least-risk action)
     a_idx = encode_labels(estimator.predict(X), actions, name="estimator.predict(X)")
     if a_idx.shape[0] != y.shape[0]:
-        raise ValueError(f"X has {a_idx.shape[0]} samples but y has {y.shape[0]}.")
+        n = a_idx.shape[0]
+        raise ValueError(f"X has {n} sample{'' if n == 1 else 's'} but y has {y.shape[0]}.")
     proba = np.asarray(estimator.predict_proba(X), dtype=float)
     n_classes, n_actions = len(classes), len(actions)
     if n_actions not in (n_classes, n_classes + 1):

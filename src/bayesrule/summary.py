@@ -36,6 +36,11 @@ def summarize(estimator) -> str:
     lines += like.parameter_lines(estimator.classes_.tolist(), per_class)
     if getattr(like, "epsilon_", 0):
         lines.append(f"regularisation added to variances: {like.epsilon_:.6g}")
+    if getattr(like, "auto_regularisation_", None) is not None:  # reg_covar="auto"
+        lines += block(
+            "reg_covar='auto' added to the variances of singular covariances (one row each)",
+            like.auto_regularisation_,
+        )
     return "\n".join(lines)
 
 

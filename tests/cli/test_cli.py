@@ -141,7 +141,8 @@ def test_loss_file_rows_in_any_order_and_a_reject_row(fruit_csv, capsys):
     ]
     assert pred["decision"].tolist() == api.predict(X).tolist()
     assert "set aside" in pred["decision"].tolist()
-    np.testing.assert_allclose(pred.iloc[:, 1:].to_numpy(), api.risk(X), rtol=1e-12)
+    # written with 6 significant digits
+    np.testing.assert_allclose(pred.iloc[:, 1:].to_numpy(), api.risk(X), rtol=5e-6)
 
 
 def test_features_subset_and_uniform_priors(fruit_csv, capsys):

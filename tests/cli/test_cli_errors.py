@@ -121,7 +121,7 @@ def test_missing_values_for_a_dense_model(files, capsys):
     frame.loc[3, "weight_g"] = np.nan
     frame.to_csv("holes.csv", index=False)
     err = error_of(capsys, ["fit", "holes.csv", "--target", "fruit", "--model", "qda", "-o", "m"])
-    assert "column 'weight_g' has 1 missing values, which qda cannot use" in err
+    assert "column 'weight_g' has 1 missing value (the first in row 4), which qda cannot use" in err
 
 
 @pytest.mark.parametrize(

@@ -43,6 +43,10 @@ def _assert_same_choice(eager, lazy, X):
         np.testing.assert_allclose(b.means_, a.means_, rtol=1e-8, atol=1e-10)
         np.testing.assert_allclose(b.covariances_, a.covariances_, rtol=1e-8, atol=1e-10)
     np.testing.assert_allclose(lazy.predict_proba(X), eager.predict_proba(X), rtol=1e-8, atol=1e-12)
+    for c in eager.classes_:  # the same candidates refused (no BIC), for the same kind of reason
+        assert list(lazy.refused_[c]) == list(eager.refused_[c])
+        for key, why in eager.refused_[c].items():
+            assert lazy.refused_[c][key].split(" (")[0] == why.split(" (")[0]
 
 
 def test_bic_on_dask_chooses_each_class_as_in_memory_on_threads():
@@ -75,6 +79,21 @@ def test_bic_on_dask_chooses_the_structure_as_in_memory(params):
     for c, table in lazy.bic_.items():
         ks = range(1, 4) if k == "bic" else [k.get(c, 1)]
         assert set(table) == {(s, n) for s in ("full", "tied", "diag", "spherical") for n in ks}
+
+
+def test_degenerate_candidates_are_refused_on_dask_as_in_memory():
+    # iris: with covariance="bic" some candidates put a component on one or two rows
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    params = {"n_components": "bic", "covariance": "bic", "max_components": 6, "random_state": 0}
+    with dask.config.set(scheduler="synchronous"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        eager, lazy = _fit_both(params, X, y, 40)
+        _assert_same_choice(eager, lazy, X)
+    reasons = [why for table in lazy.refused_.values() for why in table.values()]
+    assert any("rows' weight" in why for why in reasons), reasons
+    assert _chosen(lazy)[2] == ("full", 1)  # not a spherical mixture with a one-row component
 
 
 def _repeated(seed):
@@ -119,7 +138,7 @@ def test_a_class_whose_every_candidate_fails_raises_the_in_memory_error():
         GaussianMixtureBayes(**params).fit(X, y)
     with pytest.raises(ValueError) as on_dask, dask.config.set(scheduler="synchronous"):
         GaussianMixtureBayes(**params).fit(da.from_array(X, chunks=7), da.from_array(y, chunks=7))
-    assert "class at position 1 (n_components=1, covariance='full')" in str(on_dask.value)
+    assert "class 1 (n_components=1, covariance='full')" in str(on_dask.value)
     assert str(on_dask.value) == str(in_memory.value)
 
 

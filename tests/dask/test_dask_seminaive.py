@@ -139,7 +139,7 @@ def test_bins_come_from_all_the_blocks_not_the_first():
         assert not np.array_equal(e_lazy, e_first)
 
 
-@pytest.mark.parametrize("make", [lambda: KDB(k=2, discretize="mdl"), lambda: TAN()])
+@pytest.mark.parametrize("make", [lambda: KDB(k=2, discretize="mdl"), lambda: TAN(discretize=None)])
 def test_dask_dataframes_with_mixed_columns(make):
     """Object columns whose kind shows only over all blocks: whole numbers in the first
     partitions and floats in the last (binned, as in memory), non-whole floats and then
@@ -188,7 +188,7 @@ def test_dask_dataframes_with_mixed_columns(make):
 def test_dask_fit_refuses_what_fit_in_memory_refuses():
     X, y = _data(300, 0, "measured")
     Xd, yd = da.from_array(X, chunks=100), da.from_array(y, chunks=100)
-    for est in (KDB(k=2), AODE()):  # continuous columns without discretize
+    for est in (KDB(k=2, discretize=None), AODE(discretize=None)):  # continuous, refused
         with pytest.raises(ValueError, match="holds continuous values"):
             est.fit(X, y)
         with pytest.raises(ValueError, match="holds continuous values"):

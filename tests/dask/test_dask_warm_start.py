@@ -222,7 +222,7 @@ def test_a_refit_on_other_features_fails_as_in_memory():
         errors[0]
         == errors[1]
         == (
-            "class at position 0 (n_components=1, covariance='full'): previous has "
+            "class 1 (n_components=1, covariance='full'): previous has "
             "covariance='full', 1 components and 1 features; a warm start needs "
             "covariance='full', 1 and 2."
         )

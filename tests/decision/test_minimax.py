@@ -176,3 +176,26 @@ def test_bad_input():
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_fifty_classes_need_no_array_of_samples_by_actions_by_classes():
+    """Issue 16: the rule under each trial prior is found from the (n, C) weights and
+    the (a, C) loss; no (n, a, C) array (here 50x the weights) is ever held."""
+    import tracemalloc
+
+    from bayesrule.decision.minimax import least_favourable
+
+    rng = np.random.default_rng(0)
+    n, C = 2000, 50
+    weights = rng.gamma(2.0, size=(n, C))
+    weights /= weights.mean(axis=0)
+    loss = 1.0 - np.eye(C)
+    least_favourable(weights, loss, max_iter=3)  # warm up (imports, LP solver)
+    tracemalloc.start()
+    with pytest.warns(Warning):  # three cutting planes: not converged
+        priors, risk, conditional = least_favourable(weights, loss, max_iter=3)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 6 * weights.nbytes  # (n, a, C) alone is 50 * weights.nbytes
+    np.testing.assert_allclose(priors.sum(), 1.0)
+    assert 0.0 < risk < 1.0 and conditional.shape == (C,)

@@ -11,6 +11,13 @@ from bayesrule._engines import sparse as kernels
 from bayesrule.stats.counts import count_statistics
 
 
+@pytest.fixture(autouse=True)
+def compiled_for_any_size(monkeypatch):
+    """The compiled path for the small matrices of these tests too (by default a matrix
+    of fewer than ``COMPILED_FROM`` non-zeros takes the fallback)."""
+    monkeypatch.setattr(kernels, "COMPILED_FROM", 0)
+
+
 @pytest.fixture
 def fallback(monkeypatch):
     """A function running ``call`` with the kernels switched off."""
@@ -37,6 +44,20 @@ def counts(n, d, n_classes, seed, nan=False, density=0.05):
 
 def test_the_kernels_are_in_use():
     assert kernels.enabled()
+
+
+def test_small_matrices_take_the_fallback_with_the_same_numbers(monkeypatch):
+    """No compilation for a matrix SciPy scores at once (a first fit on a few rows
+    compiled for seconds): below ``COMPILED_FROM`` non-zeros the fallback runs."""
+    X, y = counts(60, 40, 3, 5)
+    compiled = MultinomialNB().fit(X, y).predict_joint_log_proba(X)
+    monkeypatch.setattr(kernels, "COMPILED_FROM", X.nnz + 1)
+    assert kernels.enabled() and not kernels.enabled(X.nnz)
+    calls = []
+    monkeypatch.setattr(kernels, "_compiled", lambda: calls.append(1))
+    small = MultinomialNB().fit(X, y).predict_joint_log_proba(X)
+    assert not calls  # the compiled kernels were not asked for
+    np.testing.assert_array_equal(small, compiled)
 
 
 @pytest.mark.parametrize("nan", [False, True])

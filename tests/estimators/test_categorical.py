@@ -364,3 +364,18 @@ def test_family_statistics_are_a_dataclass_with_merge():
     assert isinstance(stats, CategoryCounts)
     fam = Categorical().set_statistics(stats)
     assert fam.stats_ is stats and fam.n_classes_ == 2
+
+
+def test_defaults_bin_continuous_columns():
+    """Issue 16: every float of breast cancer was its own category (0.42 in 5-fold CV);
+    at the defaults the columns are binned by supervised MDL."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    X, y = load_breast_cancer(return_X_y=True)
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    assert cross_val_score(CategoricalNB(), X, y, cv=cv).mean() > 0.94
+    est = CategoricalNB().fit(X, y)
+    assert all(e is not None for e in est.bin_edges_)
+    with pytest.raises(ValueError, match="holds continuous values"):
+        CategoricalNB(discretize=None).fit(X, y)

@@ -315,7 +315,7 @@ def test_alpha_zero_class_without_counts_waits_for_more_data():
     np.testing.assert_allclose(np.exp(est.feature_log_prob_), [[1 / 3, 2 / 3], [3 / 4, 1 / 4]])
     with pytest.raises(ValueError, match="no counts"):
         MultinomialNB(alpha=0).fit(np.array([[1.0, 2.0], [0.0, 0.0]]), [0, 1])
-    with pytest.raises(ValueError, match="occurs only in the class at position 1.*alpha > 0"):
+    with pytest.raises(ValueError, match="occurs only in class 1 .*alpha > 0"):
         ComplementNB(alpha=0).fit(np.array([[1.0, 0.0], [1.0, 3.0]]), [0, 1])
 
 
@@ -477,7 +477,7 @@ def test_impossible_in_different_features_per_class_names_each():
     est = MultinomialNB(alpha=0).fit(X, [0, 1])
     with pytest.raises(
         ValueError,
-        match=r"probability 0 in 2 classes \(class position 0: feature 1, class position 1: "
+        match=r"probability 0 in 2 classes \(class 0: feature 1, class 1: "
         r"feature 0\).*alpha > 0",
     ):
         est.predict([[1.0, 1.0, 0.0]])

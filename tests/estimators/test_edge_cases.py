@@ -3,7 +3,14 @@
 import numpy as np
 import pytest
 
-from bayesrule import GaussianNB, LinearDiscriminant, LossMatrix, QuadraticDiscriminant
+from bayesrule import (
+    GaussianMixtureBayes,
+    GaussianNB,
+    KernelNB,
+    LinearDiscriminant,
+    LossMatrix,
+    QuadraticDiscriminant,
+)
 
 
 @pytest.fixture
@@ -72,7 +79,7 @@ def test_streaming_one_row_at_a_time_equals_fit(blobs):
 
 def test_partial_fit_waits_for_a_determined_covariance(blobs):
     X, y = blobs
-    model = QuadraticDiscriminant().partial_fit(
+    model = QuadraticDiscriminant(reg_covar=0).partial_fit(
         X[[0, 1, 30, 31, 60, 61]], y[[0, 1, 30, 31, 60, 61]], classes=[0, 1, 2]
     )
     with pytest.raises(ValueError, match="do not determine the parameters yet.*singular"):
@@ -113,6 +120,21 @@ def test_linear_discriminant_does_not_overflow_but_its_density_does(blobs):
     assert np.isfinite(proba).all() and proba.sum() == pytest.approx(1.0)
     with pytest.raises(ValueError, match="overflow"):
         model.log_evidence([[1e200, 1e200]])
+
+
+@pytest.mark.parametrize(
+    "make", [QuadraticDiscriminant, GaussianNB, KernelNB, GaussianMixtureBayes]
+)
+def test_training_values_too_large_to_square_are_named(make, blobs):
+    """A Gaussian squares deviations: a training value of 1e200 overflowed (a
+    RuntimeWarning and an infinite variance); it is refused, naming row, column and value."""
+    X, y = blobs
+    X = X.copy()
+    X[7, 1] = 1e200
+    with pytest.raises(ValueError, match=r"1e\+200 at row 7, column 1.*Rescale"):
+        make().fit(X, y)
+    X[7, 1] = 1e99  # within the limit
+    assert np.isfinite(make().fit(X, y).predict_proba(X[:5])).all()
 
 
 def test_far_but_finite_input_still_decides(blobs):
@@ -214,7 +236,7 @@ def test_default_reject_label_skips_every_taken_name(blobs):
 
 def test_zero_weight_rows_do_not_touch_the_statistics(blobs):
     X, y = blobs
-    X = np.vstack([X, [[1e200, -1e200]]])
+    X = np.vstack([X, [[1e90, -1e90]]])
     y = np.append(y, 0)
     w = np.append(np.ones(90), 0.0)
     weighted = GaussianNB().fit(X, y, sample_weight=w)

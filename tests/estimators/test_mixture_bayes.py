@@ -40,7 +40,9 @@ def test_bic_finds_one_mode_in_class_1_and_two_in_class_2():
         X, y = two_modes(random_state=seed, return_X_y=True)
         gmm = GaussianMixtureBayes("bic", random_state=seed).fit(X, y)
         picks.append(_chosen(gmm))
-        assert set(gmm.bic_[1]) == {("full", k) for k in range(1, 11)}
+        # every candidate has a BIC or a reason why not (a degenerate component)
+        assert set(gmm.bic_[1]) | set(gmm.refused_[1]) == {("full", k) for k in range(1, 11)}
+        assert not set(gmm.bic_[1]) & set(gmm.refused_[1])
     assert sum(p == {1: 1, 2: 2} for p in picks) >= 9, picks
 
 
@@ -308,7 +310,8 @@ def test_covariance_bic_tries_every_structure_and_keeps_the_best(data):
     gmm = GaussianMixtureBayes("bic", covariance="bic", max_components=4, random_state=0)
     gmm.fit(data.data, data.target)
     for label, table in gmm.bic_.items():
-        assert set(table) == {(s, k) for s in STRUCTURES for k in range(1, 5)}
+        tried = set(table) | set(gmm.refused_[label])
+        assert tried == {(s, k) for s in STRUCTURES for k in range(1, 5)}
         best = min(table, key=table.get)
         m = gmm.mixtures_[label]
         assert (m.covariance, m.n_components) == best
@@ -329,7 +332,11 @@ def test_bic_never_tries_more_components_than_a_class_has_samples():
     y = np.repeat([0, 1], [4, 40])
     gmm = GaussianMixtureBayes("bic", max_components=6, random_state=0).fit(X, y)
     assert max(k for _, k in gmm.bic_[0]) <= 4
-    assert max(k for _, k in gmm.bic_[1]) == 6
+    assert max(k for _, k in {**gmm.bic_[1], **gmm.refused_[1]}) == 6
+    assert all(
+        why.startswith("more components than distinct rows") or k <= 4
+        for (_, k), why in gmm.refused_[0].items()
+    )
 
 
 # ------------------------------------------------------------------ bad input

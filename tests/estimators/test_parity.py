@@ -133,16 +133,21 @@ def test_lda_equals_sklearn_lsqr(name):
     _compare_lda(LinearDiscriminant().fit(X, y), theirs, X)
 
 
-def test_lda_refuses_singular_digits_and_names_reg_covar():
+def test_lda_on_raw_digits_is_lda_without_the_constant_pixels():
     """Raw digits has constant pixels: the pooled covariance is singular.
 
-    scikit-learn's lsqr solver goes on through ``lstsq`` (a pseudo-inverse); bayesrule
-    refuses and names the fix.
+    ``reg_covar="auto"`` (the default) gives only those pixels a small variance, which
+    changes no posterior: the model equals scikit-learn's lsqr solver on the digits
+    without them. ``reg_covar=0`` refuses and names the fix.
     """
     X, y = load("digits")
-    sk_da.LinearDiscriminantAnalysis(solver="lsqr").fit(X, y)  # no error there
+    X61, _ = load_full_rank("digits")
+    theirs = sk_da.LinearDiscriminantAnalysis(solver="lsqr").fit(X61, y)
+    ours = LinearDiscriminant().fit(X, y)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X61), rtol=0, atol=TOL)
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X61))
     with pytest.raises(ValueError, match="reg_covar"):
-        LinearDiscriminant().fit(X, y)
+        LinearDiscriminant(reg_covar=0).fit(X, y)
 
 
 def test_lda_equals_sklearn_lsqr_on_digits_without_constant_pixels():

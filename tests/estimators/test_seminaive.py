@@ -182,14 +182,14 @@ def test_bad_parameters_are_refused_by_name(est, data, match):
 
 
 @pytest.mark.parametrize("make_est", [SPODE, AODE, TAN, KDB])
-def test_continuous_columns_need_discretize(make_est):
+def test_continuous_columns_are_refused_with_discretize_none(make_est):
     rng = np.random.default_rng(0)
     X = pd.DataFrame(
         {"a": rng.integers(0, 3, 100), "b": rng.normal(size=100), "c": rng.integers(0, 3, 100)}
     )
     y = rng.integers(0, 2, 100)
     with pytest.raises(ValueError, match=r"feature 1 holds continuous values .* discretize="):
-        make_est().fit(X, y)
+        make_est(discretize=None).fit(X, y)
     est = make_est(discretize="quantile").fit(X, y)
     assert est.bin_edges_[0] is None and est.bin_edges_[2] is None
     np.testing.assert_allclose(
@@ -205,9 +205,9 @@ def test_discretize_bins_every_float_column_and_whole_number_floats_are_codes():
     rng = np.random.default_rng(2)
     y = rng.integers(0, 2, 300)
     X = np.column_stack([np.round(50 + 10 * y + rng.normal(size=300) * 5), rng.integers(0, 3, 300)])
-    X = X.astype(float)  # whole numbers: codes by default, binned with discretize
-    assert AODE().fit(X, y).bin_edges_ == [None, None]
-    assert AODE().fit(X, y).categories_[0].size > 20
+    X = X.astype(float)  # whole numbers: codes with discretize=None, binned otherwise
+    assert AODE(discretize=None).fit(X, y).bin_edges_ == [None, None]
+    assert AODE(discretize=None).fit(X, y).categories_[0].size > 20
     binned = AODE(discretize="quantile").fit(X, y)
     assert binned.bin_edges_[0].size == 4 and binned.categories_[0].size == 5
 
@@ -406,3 +406,61 @@ def test_kdb_with_two_parents_works_inside_a_product():
     assert "_rows" not in vars(kdb_part)  # the training rows are not kept
     for j in range(X.shape[1]):
         np.testing.assert_array_equal(kdb_part.counts_[j], alone.cpt(j).counts)
+
+
+def test_tables_far_beyond_the_data_are_refused_before_allocating():
+    """Issue 16: KDB() on 2,000 rows of columns with 400 distinct values would take
+    about 4 GiB of dense tables over parent combinations; it is refused with the size and
+    the fix, having allocated little (tracemalloc peak)."""
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 400, size=(2000, 4))
+    y = rng.integers(0, 2, 2000)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"about [\d.]+ GiB.*smaller k \(k=2.*discretize="):
+            KDB().fit(X, y)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 256 << 20
+    assert KDB(k=1).fit(X, y).score(X, y) > 0.5  # one parent: tables of 2 x 401 x 402
+
+
+def test_defaults_bin_measurements_and_keep_codes():
+    """Issue 16: at the defaults (discretize="auto") continuous columns and whole-number
+    measurements of many values are binned by MDL; float codes stay values."""
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 400)
+    X = np.column_stack(
+        [
+            y * 3.0 + rng.normal(size=400),  # continuous
+            np.round(3000 + 500 * y + rng.normal(size=400) * 200),  # grams: many values
+            rng.integers(0, 3, 400).astype(float),  # float codes
+            np.full(400, np.nan),  # every value missing
+        ]
+    )
+    for make in (AODE, TAN, KDB, SPODE, CategoricalNB):
+        est = make().fit(X, y)
+        assert [e is not None for e in est.bin_edges_] == [True, True, False, False]
+        assert est.categories_[2].tolist() == [0.0, 1.0, 2.0]
+        assert est.score(X, y) > 0.9
+        Xs, _ = est.sample(50, random_state=0)
+        assert np.isnan(Xs[:, 3]).all() and np.isin(Xs[:, 2], [0.0, 1.0, 2.0]).all()
+    with pytest.raises(ValueError, match="holds continuous values"):
+        AODE(discretize=None).fit(X, y)
+
+
+def test_spode_default_super_parent_by_bic_on_digits():
+    """Issue 16: the attribute of highest I(X; C) made a super-parent of 17 values whose
+    tables hold mostly smoothing (digits: 0.75 in 5-fold CV); the SPODE of highest BIC
+    does not lose to naive Bayes."""
+    from sklearn.datasets import load_digits
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    X, y = load_digits(return_X_y=True)
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    spode = cross_val_score(SPODE(), X, y, cv=cv).mean()
+    naive = cross_val_score(CategoricalNB(), X, y, cv=cv).mean()
+    assert spode >= naive - 0.01 and spode > 0.89

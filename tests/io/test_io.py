@@ -243,9 +243,16 @@ def test_loaded_estimator_refits_and_clones(name, tmp_path):
 
 
 # --------------------------------------------------------------------------- values of every kind
+@bio.register
+class _HoldsExtra(GaussianNB):
+    """A user's subclass that declares fitted state of its own (``_saved_state``)."""
+
+    _saved_state = ("extra_",)
+
+
 def test_generic_values_round_trip_exactly(tmp_path):
     X, y = make_data()
-    est = GaussianNB().fit(X, y)
+    est = _HoldsExtra().fit(X, y)
     odd = {
         1: "int key",
         (2, "b"): "tuple key",

@@ -316,11 +316,11 @@ def test_apply_cuts_round_trip_with_cut_points():
 
 
 def test_check_discretize():
-    assert METHODS == ("quantile", "mdl")
+    assert METHODS == ("auto", "mdl", "quantile")
     assert check_discretize(None, 5) == (None, 5)
     assert check_discretize("quantile", np.int64(3)) == ("quantile", 3)
     assert type(check_discretize("mdl", np.int64(3))[1]) is int
-    with pytest.raises(ValueError, match="'quantile', 'mdl'"):
+    with pytest.raises(ValueError, match="'auto', 'mdl', 'quantile'"):
         check_discretize("Quantile", 5)
     with pytest.raises(TypeError, match="discretize"):
         check_discretize(1, 5)

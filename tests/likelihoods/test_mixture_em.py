@@ -503,5 +503,6 @@ def test_convergence_warnings_name_the_class():
     messages = [str(r.message) for r in record]
     assert len(messages) == 2
     for c, message in enumerate(messages):
-        assert message.startswith(f"class at position {c} (n_components=2, covariance='full'): ")
+        start = f"the class at position {c} (n_components=2, covariance='full'): "
+        assert message.startswith(start)
         assert "max_iter=1" in message

@@ -204,7 +204,7 @@ def test_fit_equals_summed_partial_fit():
 def test_partial_fit_waits_for_a_class_it_has_not_seen():
     X, y = counts(200, 14)
     clf = PoissonNB().partial_fit(X[y != "cat"], y[y != "cat"], classes=LABELS)
-    with pytest.raises(ValueError, match="class at position 2"):
+    with pytest.raises(ValueError, match="class 'cat'"):
         clf.predict(X)
     clf.partial_fit(X[y == "cat"], y[y == "cat"])
     assert_same_model(clf, PoissonNB().fit(X, y), X, tol=1e-12)
@@ -284,7 +284,7 @@ def test_negative_counts_are_refused_at_fit_and_predict():
 def test_a_feature_never_observed_in_a_class_is_refused():
     X, y = counts(60, 27)
     X[y == "bee", 1] = np.nan
-    with pytest.raises(ValueError, match=r"feature 1 of X has no observed value.*position 1"):
+    with pytest.raises(ValueError, match=r"feature 1 of X has no observed value.*class 'bee'"):
         PoissonNB().fit(X, y)
     X[:, 1] = np.nan  # a column of NaN only
     with pytest.raises(ValueError, match=r"feature 1 of X has no observed value"):
@@ -372,7 +372,8 @@ def test_the_command_fits_and_predicts_poisson_nb(tmp_path):
     test = pd.DataFrame(Xt, columns=columns)
     assert pred["decision"].tolist() == api.predict(test).tolist()
     proba = pred[[f"P({c})" for c in LABELS]].to_numpy()
-    np.testing.assert_allclose(proba, api.predict_proba(test), rtol=1e-12, atol=1e-300)
+    # the file keeps 6 significant digits
+    np.testing.assert_allclose(proba, api.predict_proba(test), rtol=5e-6, atol=1e-300)
 
 
 # ---------------------------------------------------------------------------- scikit-learn

@@ -146,9 +146,12 @@ def test_bic_curve_points_are_the_bic_table(chosen):
     ax = bic_curve(chosen)
     curves = _curves(ax)
     assert [c.get_label() for c in curves] == ["class 1, full", "class 2, full"]
-    for line, table in zip(curves, chosen.bic_.values(), strict=True):
+    for line, table, refused in zip(
+        curves, chosen.bic_.values(), chosen.refused_.values(), strict=True
+    ):
         ks, values = line.get_data()
-        assert list(ks) == [1, 2, 3, 4]
+        assert list(ks) == sorted(k for _, k in table)  # refused candidates have no BIC
+        assert sorted([*ks, *(k for _, k in refused)]) == [1, 2, 3, 4]
         np.testing.assert_array_equal(values, [table["full", k] for k in ks])
     assert sum(len(c.get_xdata()) for c in curves) == sum(map(len, chosen.bic_.values()))
     assert ax.get_xlabel() == "number of components"

@@ -46,118 +46,22 @@ def _compiled():
     """The compiled kernels, or None without numba (imported on first use: numba takes
     a moment to import, which ``import bayesrule`` should not pay)."""
     try:
-        import numba
+        from . import _kernels
     except ImportError:
         return None
-    jit = numba.njit(nogil=True, cache=True)
-
-    @jit
-    def add_row(data, indices, start, stop, W_t, d, acc):
-        """acc[c] += x_k W_t[j_k, c] over the non-zeros k of one row, in storage order,
-        NaN (missing) skipped; returns the smallest value seen (inf if none) and whether
-        every column index was below ``d``. Indices (and ``d``) arrive unsigned: no
-        negative-index wraparound in the loop."""
-        n_classes = W_t.shape[1]
-        low, ok = np.inf, True
-        for k in range(start, stop):
-            v = data[k]
-            j = indices[k]
-            if v != v or j >= d:
-                ok = ok and j < d
-                continue
-            low = min(low, v)
-            row = W_t[j]
-            for c in range(n_classes):
-                acc[c] += v * row[c]
-        return low, ok
-
-    @jit
-    def times_t(data, indices, indptr, d, W_t, out):  # out[c, i] = sum_k x_ik W_t[k, c]
-        acc = np.empty(W_t.shape[1])
-        ok = True
-        for i in range(indptr.size - 1):
-            acc[:] = 0.0
-            ok &= add_row(data, indices, indptr[i], indptr[i + 1], W_t, d, acc)[1]
-            out[:, i] = acc
-        return ok
-
-    @jit
-    def top_two(acc, intercept, log_prior):
-        """(best, second best, first class of the best) of the joints
-        ``(acc + intercept) + log_prior``, and whether one of them is NaN."""
-        best, second, where, nan = -np.inf, -np.inf, 0, False
-        for c in range(acc.size):
-            s = (acc[c] + intercept[c]) + log_prior[c]
-            if s != s:
-                nan = True
-            elif s > best:
-                best, second, where = s, best, c
-            elif s > second:
-                second = s
-        return best, second, where, nan
-
-    @jit
-    def best_class(data, indices, indptr, d, W32, W_t, rel, extra, intercept, log_prior, out):
-        """out[i] = the first c of highest ``(sum_k x_ik W_t[k, c] + intercept[c]) +
-        log_prior[c]`` as float64 arithmetic gives it, computed from ``W32`` (a float32
-        copy of ``W_t``, half the bytes to gather, or ``W_t`` itself) and certified: a row
-        whose two best joints lie within ``(rel + n 2^-50) (|best| + |second| + extra)``
-        for its n stored values (the largest possible difference from the float64 sums,
-        see :func:`weights32`) is summed again with ``W_t``. Returns the smallest value
-        that is not NaN, whether a row's joint has a NaN or no finite maximum, whether
-        every index was below ``d``, and the number of rows summed again."""
-        acc = np.empty(W_t.shape[1])
-        low, bad, ok, again = np.inf, False, True, 0
-        for i in range(indptr.size - 1):
-            start, stop = indptr[i], indptr[i + 1]
-            acc[:] = 0.0
-            row_low, row_ok = add_row(data, indices, start, stop, W32, d, acc)
-            low, ok = min(low, row_low), ok and row_ok
-            best, second, where, nan = top_two(acc, intercept, log_prior)
-            tol = (rel + (stop - start) * 2.0**-50) * (abs(best) + abs(second) + extra)
-            if not best - second > tol:
-                again += 1
-                acc[:] = 0.0
-                add_row(data, indices, start, stop, W_t, d, acc)
-                best, second, where, nan = top_two(acc, intercept, log_prior)
-            bad |= nan or best == np.inf or best == -np.inf
-            out[i] = where
-        return low, bad, ok, again
-
-    @jit
-    def class_sums(
-        data, indices, indptr, d, y, lo, hi, offset, w, binary, threshold, total, missing
-    ):
-        low, n_nan, ok = np.inf, 0, True
-        for i in range(indptr.size - 1):
-            if y[i] < lo or y[i] >= hi:  # another worker's class
-                continue
-            base = offset[i]  # unsigned 64-bit: base + j never wraps
-            wi = w[i]
-            for k in range(indptr[i], indptr[i + 1]):
-                v = data[k]
-                j = indices[k]
-                if j >= d:
-                    ok = False
-                    continue
-                key = base + j
-                if v != v:  # NaN: missing, counted apart
-                    missing[key] += wi
-                    n_nan += 1
-                    continue
-                low = min(low, v)
-                if binary:
-                    if v > threshold:
-                        total[key] += wi
-                else:
-                    total[key] += v * wi
-        return low, n_nan, ok
-
-    return times_t, class_sums, best_class
+    return _kernels.times_t, _kernels.class_sums, _kernels.best_class
 
 
-def enabled() -> bool:
-    """Whether the compiled kernels are in use (numba installed, not disabled)."""
+#: fewer non-zeros than this go through SciPy: the same numbers, and no compilation
+#: (seconds, once per machine) for a matrix that SciPy scores in microseconds
+COMPILED_FROM = 50_000
+
+
+def enabled(nnz: int | None = None) -> bool:
+    """Whether the compiled kernels are in use (numba installed, not disabled), for a
+    matrix of ``nnz`` non-zeros if given (small ones take the fallback)."""
+    if nnz is not None and nnz < COMPILED_FROM:
+        return False
     return os.environ.get(DISABLE_ENV, "") != "1" and _compiled() is not None
 
 
@@ -215,7 +119,7 @@ def csr_times_t(X, W_t: np.ndarray) -> np.ndarray:
     class-major (C, rows), float64; missing values (NaN) count as 0."""
     X = sp.csr_array(X)
     W_t = np.ascontiguousarray(W_t, dtype=np.float64)
-    if not enabled():
+    if not enabled(X.nnz):
         check_csr(X)
         if np.isnan(np.add.reduce(X.data)):
             X = sp.csr_array((np.nan_to_num(X.data, nan=0.0), X.indices, X.indptr), X.shape)

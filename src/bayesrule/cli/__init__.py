@@ -32,9 +32,14 @@ _EPILOGS = {
   bayesrule fit texts.csv --target label --text-column text -o words.model
 
 models: qda, lda, gaussian-nb, nearest-mean, mixture, kernel-nb, bernoulli-nb,
-  multinomial-nb, complement-nb, categorical-nb, mixed-nb. Default: multinomial-nb with
-  --text-column, mixed-nb when a feature column is not numeric or has missing values,
-  else qda.
+  multinomial-nb, complement-nb, poisson-nb, categorical-nb, mixed-nb, aode, tan, kdb,
+  spode. Default: multinomial-nb with --text-column, mixed-nb when a feature column is
+  not numeric or has missing values, else qda. aode, tan, kdb and spode take discrete
+  values; --discretize mdl (or quantile, auto) bins measurements for them.
+  --model mixture chooses the components of each class by BIC (--components N fixes them).
+The training accuracy is computed on a random sample of at most 5,000 rows (said so).
+A table written by pandas with its index (first header cell empty) keeps the index as
+row ids, not a feature; --id-column names another id column.
 loss.csv: the header row names the classes, each row the action it costs, e.g.
   action,apple,orange,grapefruit
   apple,0,2,3
@@ -46,8 +51,13 @@ loss.csv: the header row names the classes, each row the action it costs, e.g.
   bayesrule predict fruit.model new.csv                 # decisions as CSV on stdout
   bayesrule predict fruit.model new.csv --proba --risk -o decisions.csv
 
-Columns: decision, then P(<class>) with --proba and R(<action>) with --risk. Columns of
-the data that are not features of the model are ignored.
+  bayesrule predict fruit.model new.csv --priors apple=0.2,orange=0.6,grapefruit=0.2
+  bayesrule predict fruit.model new.csv --loss loss.csv --risk   # another loss, no refit
+
+Columns: the row ids (the index pandas wrote, or --id-column), decision, then P(<class>)
+with --proba and R(<action>) with --risk (6 significant digits). Columns of the data that
+are not features of the model are ignored. --priors, --loss and --reject-cost decide
+under other priors or another loss without refitting (as in fit).
 """,
     "evaluate": """examples:
   bayesrule evaluate fruit.model test.csv --target fruit
@@ -75,11 +85,15 @@ data; the other features are held at their means (the title says so).
   bayesrule compare fruit.csv --target fruit
   bayesrule compare wine.csv --target class --cv 10
 
+  bayesrule compare big.csv --target y --skip kernel-nb,mixture --time-limit 60
+
 Every model family that can take the data is cross-validated (stratified folds):
 accuracy and log loss on the held-out folds, BIC of the model fitted on all the data
-(lower is better; none for complement-nb), and the mean fit time. Rows are sorted by
-log loss (best first; ties by accuracy): log loss rewards calibrated posteriors, which
-Bayes decisions under a loss rely on.
+(lower is better; none for complement-nb), and the mean times of one fit and of one
+prediction of a held-out fold. Rows are sorted by log loss (best first; ties by
+accuracy): log loss rewards calibrated posteriors, which Bayes decisions under a loss
+rely on. --models or --skip pick the models; --time-limit S runs each model in a worker
+process and stops it after S seconds (reported as skipped, with the reason).
 """,
     "demo": """examples:
   bayesrule demo                      # the fruit example, figure in ./bayesrule-fruit.png
@@ -94,7 +108,7 @@ _HELP = {
     "predict": "decide (and give posteriors and risks) for new data",
     "evaluate": "the accuracy report of a model on labelled data",
     "inspect": "show a saved model: metadata, parameters, priors, loss",
-    "plot": "draw a fitted model over data into a PNG",
+    "plot": "draw a fitted model over data into a figure (PNG, JPEG, SVG, PDF)",
     "compare": "cross-validate every applicable model family on the data",
     "demo": "run a worked example of the source documents",
 }
@@ -116,9 +130,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bayesrule {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks"
+    )
+    common.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="no progress or stage lines on stderr",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -145,6 +167,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--components", metavar="N|bic", help="mixture: components per class")
     p.add_argument("--max-components", type=int, metavar="K", help="mixture: most tried by bic")
     p.add_argument("--random-state", type=int, default=0, metavar="N", help="seed of EM (mixture)")
+    p.add_argument(
+        "--reg-covar",
+        type=_reg_covar,
+        metavar="R",
+        help="qda, lda, mixture: variance added, or auto",
+    )
+    p.add_argument(
+        "--discretize", metavar="HOW", help="aode, tan, kdb, spode: auto, mdl, quantile or none"
+    )
+    p.add_argument("--n-bins", type=int, metavar="K", help="aode, tan, kdb, spode: bins per column")
+    _table_options(p)
 
     p = command("predict")
     p.add_argument("model", help="model file written by fit")
@@ -152,12 +185,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--proba", action="store_true", help="add the posteriors P(class)")
     p.add_argument("--risk", action="store_true", help="add the conditional risks R(action)")
     p.add_argument("-o", "--output", metavar="OUT", help="CSV file (default: stdout)")
+    _decision_options(p)
+    _table_options(p)
 
     p = command("evaluate")
     p.add_argument("model", help="model file written by fit")
     p.add_argument("data", help="CSV or Parquet file with the true labels")
     p.add_argument("--target", metavar="COL", help="column of true labels (default: as fit)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    _decision_options(p)
+    _table_options(p, ids=False)
 
     p = command("inspect")
     p.add_argument("model", help="model file written by fit")
@@ -169,9 +206,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--kind", default="regions", choices=kinds, help="the figure (default regions)")
     p.add_argument("--features", metavar="A,B", help="the two features on the axes")
     p.add_argument("--target", metavar="COL", help="column of labels to colour the points")
-    p.add_argument("-o", "--output", required=True, metavar="PNG", help="PNG file to write")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="figure file: .png, .jpg, .svg, .pdf"
+    )
     p.add_argument("--size", metavar="WxH", help="figure size in inches (default: as drawn)")
     p.add_argument("--dpi", type=int, default=100, help="pixels per inch (default 100)")
+    _table_options(p, ids=False)
 
     p = command("compare")
     p.add_argument("data", help="CSV or Parquet file")
@@ -180,15 +220,63 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--text-column", metavar="COL", help="column of texts, used as word counts")
     p.add_argument("--cv", type=int, default=5, help="number of folds (default 5)")
     p.add_argument("--models", metavar="NAMES", help="comma-separated models (default: all)")
+    p.add_argument("--skip", metavar="NAMES", help="comma-separated models to leave out")
+    p.add_argument(
+        "--time-limit", type=float, metavar="S", help="stop a model after S seconds (skipped)"
+    )
+    p.add_argument("--json", action="store_true", help="print the rows as JSON")
     p.add_argument(
         "--random-state", type=int, default=0, metavar="N", help="seed of the folds and EM"
     )
+    _table_options(p)
 
     p = command("demo")
     p.add_argument("example", nargs="?", default="fruit", choices=["fruit", "text", "mixture"])
     p.add_argument("-o", "--output", help="PNG path (default: bayesrule-<example>.png)")
     p.add_argument("--random-state", type=int, default=0, metavar="N", help="seed of the data")
     return parser
+
+
+def _reg_covar(text: str):
+    """``--reg-covar``: ``auto`` or a number."""
+    if text == "auto":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'auto', got {text!r}") from None
+
+
+def _table_options(p, ids: bool = True) -> None:
+    p.add_argument("--sep", metavar="C", help="CSV separator (default: ',', tab for .tsv)")
+    if ids:
+        p.add_argument("--id-column", metavar="COL", help="column of row ids (not a feature)")
+
+
+def _decision_options(p) -> None:
+    p.add_argument("--priors", metavar="SPEC", help="decide under these priors (no refit)")
+    p.add_argument("--loss", metavar="FILE", help="decide under this loss matrix (no refit)")
+    p.add_argument("--reject-cost", type=float, metavar="C", help="add Chow's reject action")
+
+
+#: estimator parameters named in the library's messages -> the option that sets them
+_FLAGS = {
+    "reg_covar": "--reg-covar",
+    "discretize": "--discretize",
+    "n_bins": "--n-bins",
+    "n_components": "--components",
+    "max_components": "--max-components",
+}
+
+
+def _with_flags(text: str, command: str) -> str:
+    """A library message that asks for a parameter, with the option that sets it."""
+    if command not in ("fit", "compare"):
+        return text
+    named = [flag for key, flag in _FLAGS.items() if key in text]
+    if named and not any(flag in text for flag in _FLAGS.values()):
+        text += f" (on the command line: {', '.join(named)})"
+    return text
 
 
 def _message(exc: BaseException) -> str:
@@ -232,8 +320,11 @@ def main(argv=None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    handler = importlib.import_module(f".{args.command}", __name__).run  # one module each
+    from .progress import Status
+
+    args.status = Status(args.command, quiet=bool(getattr(args, "quiet", False)))
     try:
+        handler = importlib.import_module(f".{args.command}", __name__).run  # one module each
         return handler(args) or 0
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         import os
@@ -250,7 +341,8 @@ def main(argv=None) -> int:
         if args.debug:
             raise
         if isinstance(exc, _PEOPLE):
-            print(f"bayesrule {args.command}: error: {_message(exc)}", file=sys.stderr)
+            text = _with_flags(_message(exc), args.command)
+            print(f"bayesrule {args.command}: error: {text}", file=sys.stderr)
             return 2
         print(
             f"bayesrule {args.command}: error: unexpected {type(exc).__name__}: "

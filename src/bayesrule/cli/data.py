@@ -3,8 +3,14 @@
 Tables are read with pandas (``pip install 'bayesrule[cli]'``): ``.parquet`` / ``.pq``
 files with :func:`pandas.read_parquet` (which needs pyarrow or fastparquet), every
 other file as CSV (``.tsv`` and ``.tab`` tab-separated; ``.gz``, ``.bz2``, ``.zip``,
-``.xz`` compressed). CSV files larger than :data:`CHUNK_BYTES` are read in chunks of
-:data:`CHUNK_ROWS` rows, with a progress bar on a terminal.
+``.xz`` compressed; ``--sep`` sets another separator). CSV files larger than
+:data:`CHUNK_BYTES` are read in chunks of :data:`CHUNK_ROWS` rows, with a progress bar on
+a terminal.
+
+A first column with an empty header cell and a distinct value in every row is the
+index that pandas' ``to_csv`` writes by default: it becomes the table's index (the ids
+that ``predict`` writes back), not a feature. ``--id-column COL`` names such a column
+explicitly (:func:`ids_of`).
 
 Examples
 --------
@@ -75,12 +81,25 @@ def check_file(path) -> Path:
     return p
 
 
-def read_table(path, *, progress: bool = True):
+def parse_sep(text: str | None) -> str | None:
+    """``--sep``: one character; ``tab`` or ``\\t`` for a tab; None: by the suffix."""
+    if text is None:
+        return None
+    if text in ("tab", "\\t", "\t"):
+        return "\t"
+    if len(text) != 1:
+        raise CLIError(f"--sep must be one character (or 'tab'), got {text!r}")
+    return text
+
+
+def read_table(path, *, sep: str | None = None, progress: bool = True):
     """Read a CSV or Parquet file (by extension) into a pandas DataFrame.
 
     Parameters
     ----------
     path : str or Path
+    sep : str, optional
+        The separator of a CSV file (default: a tab for ``.tsv``/``.tab``, else a comma).
     progress : bool, default=True
         Show a progress bar on a terminal while a large CSV file is read in chunks.
 
@@ -100,7 +119,8 @@ def read_table(path, *, progress: bool = True):
     try:
         if suffixes and suffixes[-1] in _PARQUET:
             return _read_parquet(pd, p)
-        sep = "\t" if suffixes and suffixes[-1] in _TAB else ","
+        if sep is None:
+            sep = "\t" if suffixes and suffixes[-1] in _TAB else ","
         if os.path.getsize(p) > CHUNK_BYTES:
             return _read_chunks(pd, p, sep, progress)
         frame = pd.read_csv(p, sep=sep)
@@ -145,7 +165,27 @@ def _checked(frame, path):
     if frame.shape[0] == 0:
         raise CLIError(f"{path} has a header but no rows of data")
     frame.columns = [str(c) for c in frame.columns]
+    first = frame.columns[0]
+    if (
+        first.startswith("Unnamed: 0")  # pandas' name of an empty header cell
+        and frame.shape[1] > 1
+        and frame[first].notna().all()
+        and frame[first].is_unique
+    ):
+        frame = frame.set_index(first)
+        frame.index.name = ""
     return frame
+
+
+def ids_of(frame, id_column: str | None, source):
+    """The ids of the rows: column ``id_column``, or the index read from the file
+    (``""`` its name), or None; as ``(name, values)``."""
+    if id_column is not None:
+        check_columns(frame, [id_column], source, "id column")
+        return id_column, frame[id_column].to_numpy()
+    if frame.index.name == "":
+        return "", frame.index.to_numpy()
+    return None
 
 
 def _one_line(exc) -> str:
@@ -235,14 +275,3 @@ def column_kinds(frame) -> dict[str, str]:
         else:
             kinds[name] = "text"
     return kinds
-
-
-def non_numeric(frame) -> list[str]:
-    """Names of the columns of ``frame`` that do not hold numbers."""
-    return [name for name, kind in column_kinds(frame).items() if kind == "text"]
-
-
-def example_value(frame, column) -> str:
-    """The first non-missing value of a column, for messages."""
-    values = frame[column].dropna()
-    return repr(str(values.iloc[0])) if len(values) else "(empty)"

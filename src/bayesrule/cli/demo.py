@@ -266,6 +266,9 @@ def _mixture_figure(gmm, train, path: Path) -> Path:
 def run(args) -> int:
     """The ``demo`` subcommand."""
     output = args.output or f"bayesrule-{args.example}.png"
+    from .plot import figure_format
+
+    figure_format(output)  # an unknown suffix is refused before the demo runs
     if args.example == "fruit":
         run_fruit(output, args.random_state)
     elif args.example == "text":

@@ -1,22 +1,96 @@
-"""``bayesrule fit``: fit a model to a table and save it."""
+"""``bayesrule fit``: fit a model to a table and save it.
+
+The model file is written only when every step succeeded: to a temporary file beside
+``-o`` first, renamed over it at the end, so a failed ``fit`` leaves no model file (and
+an older one at that path unchanged). The training accuracy is computed on a random
+sample of at most :data:`TRAINING_SAMPLE` rows (the output says so): a model whose
+prediction is slow (kernel densities) would otherwise spend longer there than in ``fit``.
+"""
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
+
 import numpy as np
 
-from ..io import save
 from . import data as D
 from . import models as M
-from .progress import Progress
 from .saved import output_folder
 from .training import training_data
 
+#: the training accuracy is computed on at most this many rows (a random sample)
+TRAINING_SAMPLE = 5000
+
+
+def training_accuracy(est, X, y, random_state: int = 0) -> tuple[float, str]:
+    """The accuracy on (at most :data:`TRAINING_SAMPLE` of) the training rows, and a
+    note saying which rows."""
+    n = len(y)
+    if n <= TRAINING_SAMPLE:
+        return float(est.score(X, y)), ""
+    rows = np.sort(np.random.default_rng(random_state).choice(n, TRAINING_SAMPLE, replace=False))
+    sample = X.iloc[rows] if hasattr(X, "iloc") else X[rows]
+    return float(est.score(sample, y[rows])), f" (on a random {TRAINING_SAMPLE} of the {n} rows)"
+
+
+def write_model(est, path) -> None:
+    """Save ``est`` to ``path`` through a temporary file in the same folder."""
+    from ..io import save
+
+    output_folder(path)
+    folder = Path(path).parent
+    handle, temporary = tempfile.mkstemp(prefix=f".{Path(path).name}.", dir=folder)
+    os.close(handle)
+    try:
+        save(est, temporary)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as a plain open() would have made it
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+
+
+def components_note(est, max_components) -> list[str]:
+    """Why a mixture fitted by BIC tried fewer components than ``--max-components``: the
+    reasons the estimator gives for the candidates it refused (``refused_``)."""
+    if max_components is None or getattr(est, "n_components", None) != "bic":
+        return []
+    refusals = getattr(est.likelihood_, "refused_", None) or [{}] * len(est.classes_)
+    notes = []
+    for label, count, table, refused in zip(
+        est.classes_.tolist(), est.class_count_, est.bic_.values(), refusals, strict=True
+    ):
+        tried = max(k for _, k in table)
+        if tried >= max_components:
+            continue
+        reasons = [refused[key] for key in sorted(refused, key=lambda key: key[1])]
+        why = reasons[0].split(" (")[0] if reasons else "too few rows for more"
+        notes.append(
+            f"Note: --max-components {max_components}: for class {label} "
+            f"({int(round(count))} row{'s' * (int(round(count)) != 1)}) no candidate of more "
+            f"than {tried} "
+            f"component{'s' if tried > 1 else ''} was kept: {why}."
+        )
+    return notes
+
 
 def run(args) -> int:
-    frame = D.read_table(args.data)
+    status = args.status
+    with status.stage(f"reading {args.data}", draw=False):
+        frame = D.read_table(args.data, sep=D.parse_sep(args.sep), progress=not status.quiet)
     y = D.target_labels(frame, args.target, args.data)
     X, columns, vocabulary, name = training_data(
-        frame, args.data, args.target, args.features, args.text_column, args.model
+        frame,
+        args.data,
+        args.target,
+        args.features,
+        args.text_column,
+        args.model,
+        args.id_column,
     )
     classes = np.unique(y)
     D.check_two_classes(classes, args.target, args.data)
@@ -30,10 +104,12 @@ def run(args) -> int:
         components=M.parse_components(args.components),
         max_components=args.max_components,
         random_state=args.random_state,
+        reg_covar=args.reg_covar,
+        discretize=args.discretize,
+        n_bins=args.n_bins,
     )
-    with Progress(1, f"fitting {name}") as bar:
+    with status.stage(f"fitting {name} on {len(y)} rows"):
         est.fit(X, y)
-        bar.advance("done")
     M.set_metadata(
         est,
         name=name,
@@ -44,8 +120,10 @@ def run(args) -> int:
         text_column=args.text_column,
         vocabulary=vocabulary,
     )
-    output_folder(args.output)
-    save(est, args.output)
+    with status.stage(f"training accuracy on {min(len(y), TRAINING_SAMPLE)} rows"):
+        accuracy, sample = training_accuracy(est, X, y, args.random_state)
+    with status.stage(f"writing {args.output}"):
+        write_model(est, args.output)
     described = (
         f"{len(vocabulary)} words of {args.text_column!r}"
         if vocabulary
@@ -56,6 +134,8 @@ def run(args) -> int:
         f"{described}; target {args.target!r}, {len(classes)} classes."
     )
     print(est.summary())
-    print(f"Training accuracy: {100 * est.score(X, y):.1f} %")
+    for note in components_note(est, args.max_components):
+        print(note)
+    print(f"Training accuracy: {100 * accuracy:.1f} %{sample}")
     print(f"Model written to {args.output}")
     return 0

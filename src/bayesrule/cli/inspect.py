@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import reprlib
+
 from ..io import info
 from . import models as M
 from .saved import features_names, load_model
+
+#: parameters shown briefly: a few levels and items of a nested value, never all of it
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 4, 120, 120
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -49,7 +55,7 @@ def run(args) -> int:
     print(f"Classes: {', '.join(labels)}")
     print("Parameters:")
     for key, value in est.get_params(deep=False).items():
-        print(f"  {key} = {value!r}".replace("\n", " "))
+        print(f"  {key} = {_SHORT.repr(value)}".replace("\n", " "))
     print("Priors P(class):")
     print(
         "\n".join(

@@ -115,38 +115,28 @@ def default_model(kinds: dict[str, str], has_missing: bool, text: bool) -> str:
     return "qda"
 
 
-def check_data(name: str, X, kinds: dict[str, str]) -> None:
-    """An error when model ``name`` cannot take the feature table ``X``."""
-    from .data import example_value
+def check_data(name: str, X, source="the data") -> None:
+    """An error when model ``name`` cannot take the feature table ``X``: the first cell
+    it cannot take, by row, column and value (:mod:`bayesrule.cli.cells`)."""
+    from .cells import check_cells
 
     model = MODELS[name]
-    if model.data in ("any", "discrete"):
-        return
-    texts = [c for c, kind in kinds.items() if kind == "text"]
-    if texts:
-        column = texts[0]
-        raise CLIError(
-            f"column {column!r} is not numeric (values like {example_value(X, column)}), and "
-            f"{name} needs numbers; use --model mixed-nb (naive Bayes over columns of any "
-            "kind) or categorical-nb, or leave the column out with --features"
-        )
-    if model.data == "dense":
-        missing = X.isna().sum()
-        if missing.any():
-            column = str(missing.index[np.flatnonzero(missing.to_numpy())[0]])
-            raise CLIError(
-                f"column {column!r} has {int(missing[column])} missing values, which {name} "
-                "cannot use; fill them in, or use --model gaussian-nb or mixed-nb (they "
-                "leave missing values out)"
-            )
-    if model.data == "counts":
-        negative = (X < 0).sum()
-        if negative.any():
-            column = str(negative.index[np.flatnonzero(negative.to_numpy())[0]])
-            raise CLIError(
-                f"column {column!r} has negative values, and {name} models counts (>= 0); "
-                "use --model gaussian-nb or qda for measurements"
-            )
+    check_cells(X, name, model.data, source, largest_magnitude(name))
+
+
+def largest_magnitude(name: str) -> float:
+    """The largest magnitude of a value the family of model ``name`` evaluates."""
+    family = getattr(MODELS[name].cls, "_family", None)
+    return float(getattr(family, "largest_magnitude", np.inf))
+
+
+#: estimator parameters that ``fit`` sets from an option -> the option
+OPTIONS = {"reg_covar": "--reg-covar", "discretize": "--discretize", "n_bins": "--n-bins"}
+
+
+def takes(parameter: str) -> list[str]:
+    """The model names whose estimators have ``parameter``."""
+    return [n for n, m in MODELS.items() if parameter in m.cls._get_param_names()]
 
 
 def build(
@@ -158,17 +148,32 @@ def build(
     components=None,
     max_components=None,
     random_state=0,
+    **options,
 ):
-    """A new, unfitted estimator for model ``name``."""
+    """A new, unfitted estimator for model ``name``.
+
+    ``options`` are estimator parameters of :data:`OPTIONS` (None: the default); a model
+    without the parameter is refused, naming the models that have it. ``mixture``
+    chooses its components per class by BIC unless ``components`` says otherwise.
+    """
     model = check_model_name(name)
     kwargs = {"priors": priors, "loss": loss, "reject_label": reject_label}
     if name == "mixture":
-        kwargs["n_components"] = 1 if components is None else components
+        kwargs["n_components"] = "bic" if components is None else components
         kwargs["random_state"] = random_state
         if max_components is not None:
             kwargs["max_components"] = max_components
     elif components is not None or max_components is not None:
         raise CLIError("--components and --max-components apply to --model mixture only")
+    for parameter, value in options.items():
+        if value is None:
+            continue
+        if name not in takes(parameter):
+            raise CLIError(
+                f"{OPTIONS[parameter]} applies to the models {', '.join(takes(parameter))}; "
+                f"not to {name}"
+            )
+        kwargs[parameter] = None if value == "none" else value  # --discretize none
     return model.cls(**kwargs)
 
 

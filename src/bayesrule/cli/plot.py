@@ -1,4 +1,8 @@
-"""``bayesrule plot``: a fitted model drawn over data into a PNG."""
+"""``bayesrule plot``: a fitted model drawn over data into a figure file.
+
+The format follows the suffix of ``-o``: :data:`FORMATS` (a path without a suffix gets a
+PNG); any other suffix is refused before anything is drawn.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,35 @@ import sys
 from . import data as D
 from .errors import CLIError
 from .saved import features_names, features_of, load_model, output_folder, true_labels
+
+#: suffix of the output file -> the format matplotlib writes (JPEG through Pillow)
+FORMATS = {
+    ".png": "png",
+    ".jpg": "jpeg",
+    ".jpeg": "jpeg",
+    ".svg": "svg",
+    ".pdf": "pdf",
+    ".eps": "eps",
+    ".ps": "ps",
+    ".tif": "tiff",
+    ".tiff": "tiff",
+    ".webp": "webp",
+}
+
+
+def figure_format(path) -> str:
+    """The format of a figure written to ``path``, by its suffix, or an error."""
+    from pathlib import Path
+
+    suffix = Path(path).suffix.lower()
+    if not suffix:
+        return "png"
+    if suffix not in FORMATS:
+        raise CLIError(
+            f"cannot write a figure as {suffix!r} ({path}); use one of "
+            f"{', '.join(FORMATS)} (or no suffix for PNG)"
+        )
+    return FORMATS[suffix]
 
 
 def _size(text: str | None):
@@ -52,13 +85,16 @@ def pyplot():
 
 def run(args) -> int:
     size = _size(args.size)
+    form = figure_format(args.output)
     if args.dpi < 10 or args.dpi > 1000:
         raise CLIError(f"--dpi must be between 10 and 1000, got {args.dpi}")
     est = load_model(args.model)
     if getattr(est, "cli_text_column_", None):
         raise CLIError("a model of word counts has no plane of features to draw")
     features = _axis_features(est, args.features)
-    frame = D.read_table(args.data)
+    status = args.status
+    with status.stage(f"reading {args.data}", draw=False):
+        frame = D.read_table(args.data, sep=D.parse_sep(args.sep), progress=not status.quiet)
     X = features_of(est, frame, args.data)
     y = None
     target = args.target or getattr(est, "cli_target_", None)
@@ -67,13 +103,14 @@ def run(args) -> int:
     plt = pyplot()
     from ..plot import figure as plot_cli
 
-    ax = plot_cli.draw(est, X, y, kind=args.kind, features=features)
+    with status.stage(f"drawing the {args.kind} figure"):
+        ax = plot_cli.draw(est, X, y, kind=args.kind, features=features)
     fig = ax.figure
     if size is not None:
         fig.set_size_inches(*size)
     output_folder(args.output)
     try:
-        fig.savefig(args.output, dpi=args.dpi, format="png")
+        fig.savefig(args.output, dpi=args.dpi, format=form)
     finally:
         plt.close(fig)
     width, height = fig.get_size_inches() * args.dpi

@@ -8,6 +8,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._dask import blockwise, is_dask
 from .._dask import fit as dask_fit
+from .._text import labelled
 from .._validation import (
     check_class_counts,
     check_sample_weight,
@@ -115,14 +116,16 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         try:
             self._prepare(X)
             like = self._make_likelihood()
-            X, y = validate_Xy(self, X, y, reset=True, kind=like.input_kind)
+            X, y = validate_Xy(
+                self, X, y, reset=True, kind=like.input_kind, limit=like.largest_magnitude
+            )
             w = check_sample_weight(sample_weight, X)
             classes, y_idx = fit_labels(y)
             self._check_classes(classes)
             counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
             check_class_counts(classes, counts)
             self._check_decision(classes, counts)  # bad priors or loss: before fitting
-            likelihood = like.fit(X, y_idx, len(classes), w)
+            likelihood = labelled(classes, like.fit, X, y_idx, len(classes), w)
         except Exception:
             self._forget()  # a failed fit leaves an unfitted estimator, not a mixed one
             raise
@@ -171,14 +174,22 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
             classes = self.classes_
         self._check_classes(classes)
         like = self._make_likelihood() if first else self.likelihood_
-        X, y = validate_Xy(self, X, y, reset=first, min_samples=1, kind=like.input_kind)
+        X, y = validate_Xy(
+            self,
+            X,
+            y,
+            reset=first,
+            min_samples=1,
+            kind=like.input_kind,
+            limit=like.largest_magnitude,
+        )
         w = check_sample_weight(sample_weight, X)
         y_idx = encode_labels(y, classes)
         counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
         if not first:
             counts += self.class_count_
         self._check_decision(classes, counts)  # validated before any state changes
-        like.partial_fit(X, y_idx, len(classes), w)
+        labelled(classes, like.partial_fit, X, y_idx, len(classes), w)
         self.classes_, self.class_count_, self.likelihood_ = classes, counts, like
         self._fitted()
         return self
@@ -217,7 +228,7 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
             check()
 
     def _validated(self, X):
-        self._ready()
+        self._ready()  # (no magnitude limit: evaluating far values is explained where it fails)
         return validate_X(self, X, reset=False, kind=self.likelihood_.input_kind)
 
     def _prior(self, priors) -> np.ndarray:
@@ -253,7 +264,7 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         def finish(rows, joint):
             joint += log_prior[:, None]
             if not np.isfinite(joint.max(axis=0)).all():
-                reason = self.likelihood_.describe_impossible(X[rows])
+                reason = labelled(self.classes_, self.likelihood_.describe_impossible, X[rows])
                 if reason:
                     raise ValueError(reason)
                 raise ValueError(

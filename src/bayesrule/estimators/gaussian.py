@@ -152,9 +152,15 @@ class QuadraticDiscriminant(_GaussianParameters, Preset):
 
     Parameters
     ----------
-    reg_covar : float, default=0.0
-        Added to the diagonal of each covariance (needed when a class has fewer samples
-        than features, or a constant feature).
+    reg_covar : "auto" or float, default="auto"
+        "auto" keeps each class's ML covariance where it is non-singular and adds
+        ``1e-6`` times each feature's variance (over all the training data, or in the
+        class where larger) to the diagonal of a singular one (a class with fewer
+        samples than features, a feature constant within the class); the features'
+        units do not matter. A float is added to the diagonal of every covariance; ``0``
+        refuses singular covariances with a ValueError. A class whose rows are all
+        equal (one row, say) has no spread to scale by and needs a float > 0. See
+        :mod:`bayesrule.likelihoods.regularisation`.
     priors, loss, reject_label
         As in :class:`~bayesrule.BayesClassifier`.
 
@@ -179,7 +185,7 @@ class QuadraticDiscriminant(_GaussianParameters, Preset):
     """
 
     _fixed = {"covariance": "full"}
-    _parameters = {"reg_covar": 0.0}
+    _parameters = {"reg_covar": "auto"}
     _given = ("covariances", "(C, d, d)")
 
 
@@ -190,8 +196,15 @@ class LinearDiscriminant(_GaussianParameters, Preset):
 
     Parameters
     ----------
-    reg_covar : float, default=0.0
-        Added to the diagonal of the pooled covariance.
+    reg_covar : "auto" or float, default="auto"
+        "auto" keeps the pooled ML covariance where it is non-singular and adds ``1e-6``
+        times each feature's variance to its diagonal where it is singular (raw digits:
+        constant pixels). A direction with no within-class spread then changes no
+        posterior where the class means agree along it (the null space is dropped, as
+        scikit-learn's SVD solver does), and decides where they differ (it separates
+        the classes). A float is added to the diagonal; ``0`` refuses a singular pooled
+        covariance with a ValueError. With no within-class spread at all (one row per
+        class) a float > 0 is needed.
     shrinkage : None, "auto" or float in [0, 1], default=None
         A float shrinks towards ``trace / d * I``; "auto" applies Ledoit-Wolf to each
         class and pools (as scikit-learn's lsqr solver; needs ``fit``, in memory or on
@@ -213,7 +226,7 @@ class LinearDiscriminant(_GaussianParameters, Preset):
     """
 
     _fixed = {"covariance": "tied"}
-    _parameters = {"reg_covar": 0.0, "shrinkage": None}
+    _parameters = {"reg_covar": "auto", "shrinkage": None}
     _given = ("covariance", "(d, d)")
 
     def _can_partial_fit(self):
@@ -259,7 +272,7 @@ class GaussianNB(_GaussianParameters, Preset):
     array([0])
     """
 
-    _fixed = {"covariance": "diag"}
+    _fixed = {"covariance": "diag", "reg_covar": 0.0}  # var_smoothing is its regularisation
     _parameters = {"var_smoothing": 1e-9}
     _given = ("variances", "(C, d)")
 

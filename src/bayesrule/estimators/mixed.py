@@ -84,6 +84,7 @@ class MixedNB(Preset):
     """
 
     _parameters = {"features": "auto"}
+    _saved_state = ("_plan", "blocks_")  # fitted state besides the classifier's
 
     def _prepare(self, X):
         """Choose or check the column blocks before ``fit`` fits every family on its columns."""

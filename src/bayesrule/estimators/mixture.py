@@ -41,12 +41,15 @@ class GaussianMixtureBayes(Preset):
 
     Parameters
     ----------
-    n_components : int, dict or "bic", default=1
-        Components per class: one number for every class; a dict from class label to
-        number (classes left out get 1); or "bic": fit 1 to ``max_components``
-        components for each class and keep the lowest BIC (mclust's approach; a class
-        tries at most as many components as it has distinct samples, and no candidate
-        with more free parameters than it has samples, which BIC could not penalise).
+    n_components : int, dict or "bic", default="bic"
+        Components per class: "bic" fits 1 to ``max_components`` components for each
+        class and keeps the lowest BIC (mclust's approach; the candidates BIC cannot
+        judge are left out and listed in ``refused_``: more components than the class
+        has distinct samples, more free parameters than samples, and, after EM, a
+        component backed by fewer than d + 1 samples' weight or at the variance floor,
+        see :mod:`~bayesrule.likelihoods.mixture.search`); one number for every class
+        (1 is :class:`~bayesrule.QuadraticDiscriminant` with ``reg_covar``); or a dict
+        from class label to number (classes left out get 1).
     max_components : int, default=10
         The largest number of components tried with ``n_components="bic"``.
     covariance : {"full", "tied", "diag", "spherical", "bic"}, default="full"
@@ -59,8 +62,12 @@ class GaussianMixtureBayes(Preset):
         EM iterations per initialisation.
     tol : float, default=1e-4
         EM stops when the mean log-likelihood per sample gains less than this.
-    n_init : int, default=1
-        Initialisations per mixture; the one of highest likelihood is kept.
+    n_init : int or "auto", default="auto"
+        k-means starts per class and number of components, each followed by EM; the run
+        of highest likelihood is kept. The starts of a class and k are shared by the
+        covariance structures of ``covariance="bic"``. "auto": 3 when BIC chooses the
+        number of components (a light k-means, repeated partitions run once), else 1
+        (scikit-learn's ``GaussianMixture`` default and its k-means).
     random_state : None, int or numpy.random.RandomState, default=None
         Seeds the k-means initialisation (and ``n_init`` restarts).
     weights_init, means_init, precisions_init : dict, default=None
@@ -81,7 +88,13 @@ class GaussianMixtureBayes(Preset):
         ``lower_bound_``.
     bic_ : dict
         Class label -> ``{(covariance, n_components): BIC}`` of every candidate fitted
-        for that class (one entry unless ``n_components`` or ``covariance`` is "bic").
+        for that class that BIC may judge (one entry unless ``n_components`` or
+        ``covariance`` is "bic").
+    refused_ : dict
+        Class label -> ``{(covariance, n_components): reason}`` of every candidate of
+        the search without a BIC: not fitted (e.g. ``"more free parameters than rows
+        (29 > 20; ...)"``, which is why a small class tries fewer than
+        ``max_components``), degenerate after EM, or failed. ``summary()`` lists them.
     n_iter_ : ndarray of shape (C,)
         EM iterations of each class's chosen mixture.
     likelihood_ : Mixture
@@ -110,8 +123,7 @@ class GaussianMixtureBayes(Preset):
     >>> from bayesrule.datasets import two_modes
     >>> from bayesrule.estimators.mixture import GaussianMixtureBayes
     >>> X, y = two_modes(random_state=0, return_X_y=True)
-    >>> gmm = GaussianMixtureBayes(n_components="bic", max_components=4, random_state=0)
-    >>> gmm = gmm.fit(X, y)
+    >>> gmm = GaussianMixtureBayes(max_components=4, random_state=0).fit(X, y)
     >>> {c: m.n_components for c, m in gmm.mixtures_.items()}
     {1: 1, 2: 2}
     >>> gmm.mixtures_[2].means_.round(1)   # the true modes: (3, -1) and (2, 3)
@@ -123,6 +135,8 @@ class GaussianMixtureBayes(Preset):
     array([1, 2, 2])
     >>> sorted(gmm.bic_[2])[:2]   # every candidate's BIC is kept
     [('full', 1), ('full', 2)]
+    >>> print(gmm.refused_[2][("full", 4)])   # and why a candidate has none
+    a component backed by fewer than d + 1 rows' weight (component 2 holds 1 < d + 1 = 3)
     """
 
     _parameters = MIXTURE
@@ -194,6 +208,14 @@ class GaussianMixtureBayes(Preset):
         """Class label -> ``{(covariance, n_components): BIC}`` of every candidate fitted."""
         check_is_fitted(self, "likelihood_")
         return dict(zip(self.classes_.tolist(), self.likelihood_.bic_, strict=True))
+
+    @property
+    def refused_(self) -> dict:
+        """Class label -> ``{(covariance, n_components): reason}`` of every candidate of
+        the search with no BIC: not fitted (too few rows or distinct rows for it),
+        degenerate after EM, or failed (see :mod:`~bayesrule.likelihoods.mixture.search`)."""
+        check_is_fitted(self, "likelihood_")
+        return dict(zip(self.classes_.tolist(), self.likelihood_.refused_, strict=True))
 
     @property
     def n_iter_(self) -> np.ndarray:

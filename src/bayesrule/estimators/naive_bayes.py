@@ -192,12 +192,23 @@ class CategoricalNB(Preset):
         A value never seen in training: "smooth" gives it count 0 in the formula above,
         "ignore" drops that feature for that sample, "error" raises ValueError naming the
         feature and the value.
+    discretize : {"auto", "mdl", "quantile"} or None, default="auto"
+        How to bin float columns, as in :class:`~bayesrule.AODE`: "auto" the continuous
+        ones and the whole-number ones of more than sqrt(n) values by supervised MDL cut
+        points (Fayyad and Irani, as Weka), float codes kept as values; "mdl" or
+        "quantile" every float column. None: keep whole-number floats as values and
+        refuse other floats with a ValueError.
+    n_bins : int, default=5
+        Bins per column for ``discretize="quantile"`` (unused by "auto" and "mdl").
     {common}
 
     Attributes
     ----------
     categories_ : list of ndarray
-        The values of each feature seen in training, sorted.
+        The values of each feature seen in training, sorted (bin numbers for binned
+        columns).
+    bin_edges_ : list
+        Per feature None, or the inner cut points that bin a continuous column.
     category_count_ : list of ndarray of shape (C, O_j)
     feature_log_prob_ : list of ndarray of shape (C, O_j)
 
@@ -215,9 +226,10 @@ class CategoricalNB(Preset):
     """
 
     _family = Categorical
-    _parameters = {"alpha": 1.0, "unseen": "smooth"}
+    _parameters = {"alpha": 1.0, "unseen": "smooth", "discretize": "auto", "n_bins": 5}
 
     categories_ = fitted("The values of each feature seen in training, sorted.")
+    bin_edges_ = fitted("Per feature None, or the inner cut points that bin a continuous column.")
 
     category_count_ = fitted(
         "Weighted count of each value per class, one (C, O_j) array per feature."
@@ -241,11 +253,21 @@ class KernelNB(Preset):
         of the feature, ``n`` its total weight of observed values: integer weights
         count samples), or one float in the features'
         units.
+    algorithm : {"auto", "exact", "binned"}, default="auto"
+        How densities are evaluated: ``"exact"`` sums a kernel term per training value
+        near the test value; ``"binned"`` interpolates in a grid of each density made at
+        fit (nodes ``h / 64`` apart; the absolute error of each ``ln p(x_j | c)`` is at
+        most about 0.002, typically below 1e-4), and evaluates exactly the values
+        farther than 4 bandwidths from the class's training values; ``"auto"`` bins the
+        densities of at least 1000 training values (or that weight). See
+        :class:`~bayesrule.likelihoods.Kernel`.
     {common}
 
     Attributes
     ----------
     bandwidth_ : ndarray of shape (C, d)
+    binned_ : ndarray of shape (C, d), dtype bool
+        Which densities are evaluated in their grid (the others exactly).
 
     Examples
     --------
@@ -258,9 +280,10 @@ class KernelNB(Preset):
     """
 
     _family = Kernel
-    _parameters = {"bandwidth": "scott"}
+    _parameters = {"bandwidth": "scott", "algorithm": "auto"}
 
     bandwidth_ = fitted("The kernel standard deviation of each class and feature, shape (C, d).")
+    binned_ = fitted("Which densities are evaluated in their grid, shape (C, d).")
 
 
 class PoissonNB(_Counts, Preset):

@@ -8,13 +8,17 @@ booleans, integer codes, pandas categories), count with the Lidstone estimates o
 seed 002 (``alpha``), handle values never seen in training as :class:`CategoricalNB`
 does (``unseen``), and marginalise missing values (NaN, None, pandas NA): a missing
 attribute drops out; a missing parent makes its children fall back to their other
-parents. Continuous columns (floats that are not whole numbers) are refused unless
-``discretize`` says how to bin them; then every float column is binned (whole-number
-measurements such as 53.0 mg too; integer, string and boolean columns stay as they are,
-so cast float codes, e.g. OrdinalEncoder output, to int to keep them):
+parents. Float columns are binned as ``discretize`` says
+(:mod:`bayesrule.likelihoods.discrete.binning`, shared with :class:`CategoricalNB`);
+integer, string and boolean columns stay as they are:
 
-* ``"quantile"``: ``n_bins`` equal-frequency bins (weighted);
-* ``"mdl"``: Fayyad and Irani's supervised MDL cut points, as Weka's default.
+* ``"auto"`` (the default): Fayyad and Irani's supervised MDL cut points, as Weka
+  discretises numeric attributes before its AODE, of the continuous columns and of the
+  whole-number ones with more than sqrt(n) distinct values (53.0 mg, 3750.0 g); float
+  codes with fewer (OrdinalEncoder output, 0/1 flags) stay values;
+* ``"mdl"``: the same cut points for every float column;
+* ``"quantile"``: ``n_bins`` equal-frequency bins (weighted) of every float column;
+* None: no binning; whole-number floats are codes, other floats refused (ValueError).
 
 Bins are learned on the data of ``fit`` (on the first batch for ``partial_fit``); on a
 Dask collection, from all its blocks in a first pass (each float column's distinct values
@@ -33,15 +37,17 @@ from ..likelihoods.discrete.one_dependence import OneDependence
 from .preset import COMMON, Preset, fitted
 
 #: the parameters of every semi-naive preset, with their defaults
-DISCRETE = {"alpha": 1.0, "unseen": "smooth", "discretize": None, "n_bins": 5}
+DISCRETE = {"alpha": 1.0, "unseen": "smooth", "discretize": "auto", "n_bins": 5}
 
 _SHARED = """alpha : float, default=1.0
         Lidstone lambda of every table; 1 is Laplace smoothing, 0 the ML estimates.
     unseen : {"smooth", "ignore", "error"}, default="smooth"
         A value never seen in training, as in :class:`~bayesrule.CategoricalNB`.
-    discretize : None, "quantile" or "mdl", default=None
-        How to bin the float columns (None: keep whole-number floats as codes and refuse
-        other floats with a ValueError).
+    discretize : {"auto", "mdl", "quantile"} or None, default="auto"
+        How to bin float columns: "auto" the continuous ones and the whole-number ones of
+        more than sqrt(n) values by supervised MDL cut points; "mdl" or "quantile"
+        (``n_bins`` equal-frequency bins) every float column. None: keep whole-number
+        floats as codes and refuse other floats with a ValueError.
     n_bins : int, default=5
         Bins per continuous column for ``discretize="quantile"`` (unused by "mdl").
     """
@@ -54,6 +60,7 @@ class _SemiNaive:
     _doc_parts = {"common": COMMON, "shared": _SHARED}  # see Preset
 
     _columns_of: tuple[str, ...] = ()  # parameters the family takes as column positions
+    _saved_state = ("_column_names",)  # fitted state besides the classifier's
 
     def _prepare(self, X):
         """Remember the column names (for ``parent=``/``root=`` given as names)."""
@@ -147,7 +154,9 @@ class SPODE(_OneDependence, Preset):
     Parameters
     ----------
     parent : int, column name or None, default=None
-        The super-parent; None: the attribute of highest mutual information with the class.
+        The super-parent; None: the one whose SPODE has the highest BIC on the training
+        counts, ``n sum_j I(X_j; X_p | C) - k_p ln(n) / 2`` (``k_p`` its free parameters):
+        the dependence it explains, less the price of its tables.
     {shared}{common}
 
     Attributes

@@ -50,7 +50,9 @@ class Preset(BayesClassifier):
         # a class that writes its own __init__ keeps it, and so do its subclasses
         if getattr(cls.__init__, "declared", False) or cls.__init__ is BayesClassifier.__init__:
             cls.__init__ = storing_init(
-                cls.__name__, {**cls._parameters, **DECISION, **cls._decision_defaults}, positional=cls._positional
+                cls.__name__,
+                {**cls._parameters, **DECISION, **cls._decision_defaults},
+                positional=cls._positional,
             )
 
     def _family_options(self) -> dict:

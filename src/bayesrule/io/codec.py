@@ -7,11 +7,13 @@ classes up in the registry only: no module named in a file is ever imported.
 from __future__ import annotations
 
 import importlib
+import inspect
 import math
 
 import numpy as np
 
 from ..estimators import ESTIMATORS
+from .legacy import _LEGACY, ADDED_PARAMETERS
 
 _ARRAY_KINDS = "biufcUSmM"  # dtypes an array entry may have (no object, no structured)
 _LABEL_TYPES = (str, int, float, bool)
@@ -47,45 +49,6 @@ _BUILTIN = [
     "bayesrule.stats.moments.ClassMoments",
 ]
 
-#: names of the same classes in files written before the layout of the second wave
-#: (modules moved; the classes are the ones above, found by their new paths)
-_LEGACY = {
-    "bayesrule.classifier.BayesClassifier": "bayesrule.estimators.classifier.BayesClassifier",
-    "bayesrule.estimators.GaussianNB": "bayesrule.estimators.gaussian.GaussianNB",
-    "bayesrule.estimators.QuadraticDiscriminant": (
-        "bayesrule.estimators.gaussian.QuadraticDiscriminant"
-    ),
-    "bayesrule.estimators.LinearDiscriminant": "bayesrule.estimators.gaussian.LinearDiscriminant",
-    "bayesrule.estimators.NearestMean": "bayesrule.estimators.gaussian.NearestMean",
-    "bayesrule.naive_bayes.BernoulliNB": "bayesrule.estimators.naive_bayes.BernoulliNB",
-    "bayesrule.naive_bayes.MultinomialNB": "bayesrule.estimators.naive_bayes.MultinomialNB",
-    "bayesrule.naive_bayes.ComplementNB": "bayesrule.estimators.naive_bayes.ComplementNB",
-    "bayesrule.naive_bayes.CategoricalNB": "bayesrule.estimators.naive_bayes.CategoricalNB",
-    "bayesrule.naive_bayes.KernelNB": "bayesrule.estimators.naive_bayes.KernelNB",
-    "bayesrule.mixed.MixedNB": "bayesrule.estimators.mixed.MixedNB",
-    "bayesrule.mixture_bayes.GaussianMixtureBayes": (
-        "bayesrule.estimators.mixture.GaussianMixtureBayes"
-    ),
-    "bayesrule.seminaive.SPODE": "bayesrule.estimators.one_dependence.SPODE",
-    "bayesrule.seminaive.AODE": "bayesrule.estimators.one_dependence.AODE",
-    "bayesrule.network_bayes.TAN": "bayesrule.estimators.network.TAN",
-    "bayesrule.network_bayes.KDB": "bayesrule.estimators.network.KDB",
-    "bayesrule.likelihoods.counts.CountStats": "bayesrule.stats.counts.CountStats",
-    "bayesrule.likelihoods.one_dependence.OneDependence": (
-        "bayesrule.likelihoods.discrete.one_dependence.OneDependence"
-    ),
-    "bayesrule.likelihoods.network.TreeAugmented": (
-        "bayesrule.likelihoods.discrete.learned.TreeAugmented"
-    ),
-    "bayesrule.likelihoods.network.KDependence": (
-        "bayesrule.likelihoods.discrete.learned.KDependence"
-    ),
-    "bayesrule.likelihoods.pair_counts.PairCounts": "bayesrule.stats.pair_counts.PairCounts",
-    "bayesrule.likelihoods.mixture_model.MixtureModel": (
-        "bayesrule.likelihoods.mixture.model.MixtureModel"
-    ),
-    "bayesrule.stats.ClassMoments": "bayesrule.stats.moments.ClassMoments",
-}
 _by_name: dict[str, type] = {}
 _by_class: dict[type, str] = {}
 _builtin_loaded = False
@@ -254,6 +217,25 @@ def _float(x: float):
 
 
 # --------------------------------------------------------------------------- decoding
+def _member(cls: type, name: str) -> str:
+    """What an instance attribute ``name`` read from a file does to ``cls``: "keep" it
+    (no class member of that name, a dataclass field, a parameter's class default),
+    "drop" it (a property, which computes it now: files of older versions stored it)
+    or "refuse" it (it would hide a method, a descriptor or a class constant)."""
+    if not hasattr(cls, name) or name in getattr(cls, "__dataclass_fields__", {}):
+        return "keep"
+    member = inspect.getattr_static(cls, name)
+    if hasattr(type(member), "__set__"):
+        return "drop"
+    try:
+        parameters = inspect.signature(cls.__init__).parameters
+    except (TypeError, ValueError):
+        parameters = {}
+    if name in parameters and not callable(member) and not hasattr(member, "__get__"):
+        return "keep"
+    return "refuse"
+
+
 class _Invalid(Exception):
     """Why a file is not a valid bayesrule model file."""
 
@@ -261,14 +243,39 @@ class _Invalid(Exception):
 _FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
 
+def json_nodes(tree) -> int:
+    """How many values a parsed JSON tree holds (its containers and their items)."""
+    count, stack = 0, [tree]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if type(node) is list:
+            stack.extend(node)
+        elif type(node) is dict:
+            stack.extend(node.values())
+    return count
+
+
 class _Decoder:
-    def __init__(self, by_name: dict[str, type], arrays: dict[str, np.ndarray]):
+    """Builds objects from JSON; ``budget`` bounds the values of the result counted with
+    every shared reference expanded (a file of references to references would otherwise
+    make a structure whose ``repr`` or copy takes exponential time)."""
+
+    def __init__(self, by_name: dict[str, type], arrays: dict[str, np.ndarray], budget=10**6):
         self.by_name = by_name
         self.arrays = arrays
         self.objects: dict[int, object] = {}
+        self.sizes: dict[int, int] = {}  # expanded size of each finished object
+        self.expanded, self.budget = 0, budget
 
     def decode(self, node):
         t = type(node)
+        self.expanded += 1
+        if self.expanded > self.budget:
+            raise _Invalid(
+                f"its objects expand to more than {self.budget} values through shared "
+                "references (a file save() never writes)"
+            )
         if node is None or t in (bool, int, float, str):
             return node
         if t is list:
@@ -296,8 +303,9 @@ class _Decoder:
                 raise _Invalid(f"a dict key is not hashable ({exc})") from None
         if keys == {"__ref__"}:
             ref = node["__ref__"]
-            if type(ref) is not int or ref not in self.objects:
-                raise _Invalid(f"reference {ref!r} to an object not read yet")
+            if type(ref) is not int or ref not in self.sizes:
+                raise _Invalid(f"reference {ref!r} to an object not read (or not finished) yet")
+            self.expanded += self.sizes[ref]
             return self.objects[ref]
         if keys == {"__objects__", "shape", "id"}:
             return self._objects(node)
@@ -333,9 +341,15 @@ class _Decoder:
             return a[()]
         value = self.decode(node["value"])
         expected = {"b": bool, "i": int, "u": int, "f": float, "U": str}.get(dtype.kind)
-        if expected is None or type(value) is not expected:
+        if expected is None or type(value) is not expected or dtype.subdtype is not None:
             raise _Invalid(f"{value!r} is not a NumPy scalar of dtype {dtype}")
-        return dtype.type(value)
+        if dtype.kind in "iu" and not np.iinfo(dtype).min <= value <= np.iinfo(dtype).max:
+            raise _Invalid(f"{value} is out of the range of a NumPy scalar of dtype {dtype}")
+        with np.errstate(over="ignore"):
+            scalar = dtype.type(value)
+        if dtype.kind == "f" and math.isfinite(value) and not np.isfinite(scalar):
+            raise _Invalid(f"{value!r} is out of the range of a NumPy scalar of dtype {dtype}")
+        return scalar
 
     def _objects(self, node) -> np.ndarray:
         shape = self._list(node["shape"])
@@ -351,6 +365,7 @@ class _Decoder:
         a[:] = items
         a = a.reshape(shape)
         self._remember(node["id"], a)
+        self.sizes[node["id"]] = len(items) + 1
         return a
 
     def _object(self, node):
@@ -363,8 +378,22 @@ class _Decoder:
             )
         obj = cls.__new__(cls)
         self._remember(node["id"], obj)
-        state = node["state"]
+        state, start = node["state"], self.expanded
         if type(state) is not dict:
             raise _Invalid(f"the state of a {name} is not a JSON object")
-        obj.__dict__.update({k: self.decode(v) for k, v in state.items()})
+        kept = {}
+        for k, v in state.items():
+            what = _member(cls, k) if k.isidentifier() and not k.startswith("__") else "refuse"
+            if what == "refuse":
+                raise _Invalid(
+                    f"the state of a {name} sets {k[:80]!r}, which is not an attribute "
+                    "save() writes (it would replace or hide the class's own)"
+                )
+            value = self.decode(v)
+            if what == "keep":
+                kept[k] = value
+        for k, value in ADDED_PARAMETERS.get(cls.__name__, {}).items():
+            kept.setdefault(k, value)  # a file from before the parameter existed
+        obj.__dict__.update(kept)
+        self.sizes[node["id"]] = self.expanded - start
         return obj

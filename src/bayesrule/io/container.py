@@ -76,8 +76,10 @@ def _read_npy(data: bytes, name: str) -> np.ndarray:
             raise _Invalid(f"entry {name!r} has unsupported .npy version {version}")
     except ValueError as exc:
         raise _Invalid(f"entry {name!r} is not a NumPy array ({exc})") from None
-    if dtype.hasobject or dtype.kind not in _ARRAY_KINDS:
+    if dtype.hasobject or dtype.kind not in _ARRAY_KINDS or dtype.subdtype is not None:
         raise _Invalid(f"entry {name!r} has dtype {dtype}, which bayesrule files never hold")
+    if not all(type(n) is int and n >= 0 for n in shape):
+        raise _Invalid(f"entry {name!r} has the impossible shape {shape}")
     if fp.tell() + math.prod(shape) * dtype.itemsize != len(data):
         raise _Invalid(f"entry {name!r} has the wrong size for its shape {shape}")
     fp.seek(0)
@@ -97,6 +99,25 @@ def _what_is(raw: bytes) -> str:
     return "it is not a zip/npz container"
 
 
+def _check_members(members: list[zipfile.ZipInfo], size: int) -> None:
+    """Refuse compressed members and sizes the file cannot hold, before anything is read:
+    bayesrule writes every entry stored (uncompressed), so what a member inflates to is
+    bounded by the file's own size (no deflate bomb)."""
+    total = 0
+    for m in members:
+        if m.compress_type != zipfile.ZIP_STORED:
+            raise _Invalid(
+                f"entry {m.filename!r} is compressed (method {m.compress_type}); bayesrule "
+                "writes its entries uncompressed, so this file was not written by save()"
+            )
+        total += m.file_size
+        if m.file_size != m.compress_size or total > size:
+            raise _Invalid(
+                f"entry {m.filename!r} declares {m.file_size} bytes, more than the "
+                f"{size}-byte file holds"
+            )
+
+
 def _unpack(raw: bytes) -> tuple[dict, dict[str, np.ndarray]]:
     """Verify a file's bytes and return its JSON document and array entries."""
     if not raw.startswith(b"PK\x03\x04"):
@@ -104,7 +125,10 @@ def _unpack(raw: bytes) -> tuple[dict, dict[str, np.ndarray]]:
     try:
         zf = zipfile.ZipFile(io.BytesIO(raw))
         names = zf.namelist()
+        _check_members(zf.infolist(), len(raw))
         bad = zf.testzip()  # reads every member, checking its CRC-32
+    except _Invalid:
+        raise
     except Exception as exc:  # a damaged zip fails in many ways: report them all alike
         raise _Invalid(f"the zip container is damaged or truncated ({exc})") from None
     if bad is not None:

@@ -58,8 +58,11 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from .codec import _Decoder, _Encoder, _Invalid, _registry, register
+from ..estimators.classifier import BayesClassifier
+from ..estimators.state import check_classifier
+from .codec import _Decoder, _Encoder, _Invalid, _registry, json_nodes, register
 from .container import FORMAT, FORMAT_VERSION, _container, _unpack
+from .reading import _max_bytes, read_bounded
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "info", "load", "register", "save"]
 
@@ -149,18 +152,17 @@ def _write_atomic(path, data: bytes) -> None:
         raise
 
 
-def _read(path) -> tuple[str, dict, dict[str, np.ndarray]]:
+def _read(path, max_bytes=None) -> tuple[str, dict, dict[str, np.ndarray]]:
     shown = os.fsdecode(os.fspath(path))
-    with open(shown, "rb") as f:
-        raw = f.read()
     try:
+        raw = read_bounded(shown, _max_bytes(max_bytes), magic=b"PK\x03\x04")
         document, arrays = _unpack(raw)
     except _Invalid as exc:
         raise ValueError(f"{shown} is not a valid bayesrule model file: {exc}") from None
     return shown, document, arrays
 
 
-def load(path):
+def load(path, *, max_bytes=None):
     """Read an estimator written by :func:`save`.
 
     The file is verified before anything is built: its zip CRCs, a SHA-256 of the
@@ -171,6 +173,11 @@ def load(path):
     Parameters
     ----------
     path : str or os.PathLike
+        A regular file (folders, pipes and devices are refused before being opened).
+    max_bytes : int, optional
+        The largest file read, in bytes; default the environment variable
+        ``BAYESRULE_MAX_MODEL_BYTES``, else 1 GiB. A larger file is refused from its
+        size, before it is read.
 
     Returns
     -------
@@ -185,7 +192,10 @@ def load(path):
     ValueError
         If the file is not a valid bayesrule model file: not a zip/npz container, a
         pickle, truncated, modified, another program's file, a newer format version
-        (upgrade bayesrule), an unknown class or a missing array entry.
+        (upgrade bayesrule), an unknown class or a missing array entry; a file over
+        ``max_bytes``, or not a regular file; fitted state that the class's own
+        invariants refuse (its ``check_state``: shapes, finite values, non-negative
+        counts, normalised probabilities, parameters that follow from the statistics).
 
     Examples
     --------
@@ -210,10 +220,10 @@ def load(path):
     >>> again.get_params() == lda.get_params(), again.predict([[-0.8, -1.0]])
     (True, array([1]))
     """
-    shown, document, arrays = _read(path)
+    shown, document, arrays = _read(path, max_bytes)
     by_name, _ = _registry()
     try:
-        decoder = _Decoder(by_name, arrays)
+        decoder = _Decoder(by_name, arrays, budget=2 * json_nodes(document) + 100_000)
         estimator = decoder.decode(document.get("estimator"))
         params = document.get("params")
         if type(params) is not dict:
@@ -227,7 +237,7 @@ def load(path):
             current = estimator.get_params(deep=False)
         except AttributeError as exc:
             raise _Invalid(f"the stored state lacks a parameter ({exc})") from None
-        if set(current) != set(params):
+        if not set(params) <= set(current):  # one it lacks: the class's default
             raise _Invalid(
                 f"its parameters {sorted(params)} differ from those of "
                 f"{type(estimator).__name__} {sorted(current)}"
@@ -235,15 +245,51 @@ def load(path):
     except (_Invalid, RecursionError, KeyError, TypeError) as exc:
         reason = exc if isinstance(exc, _Invalid) else f"malformed content ({exc!r})"
         raise ValueError(f"{shown} is not a valid bayesrule model file: {reason}") from None
+    _check_fitted(estimator, shown)
     return estimator
 
 
-def info(path) -> dict:
+def _check_fitted(estimator, shown: str) -> None:
+    """Each fitted classifier in the file (the estimator, or one a wrapper holds) is
+    checked against its invariants (:func:`bayesrule.estimators.state.check_classifier`,
+    which runs its likelihood's ``check_state``); load raises ValueError for any failure."""
+    for obj in _objects(estimator):
+        if not isinstance(obj, BayesClassifier) or "classes_" not in vars(obj):
+            continue
+        try:
+            check_classifier(obj)
+        except Exception as exc:  # noqa: BLE001 - a forged state fails in any way
+            raise ValueError(
+                f"{shown} is not a valid bayesrule model file: its fitted state is not one "
+                f"that fit gives: {exc}"
+            ) from None
+
+
+def _objects(root):
+    """The objects with attributes reachable from ``root`` (each once)."""
+    seen, stack = set(), [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, (list, tuple)):
+            stack.extend(obj)
+        elif isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif hasattr(obj, "__dict__") and not isinstance(obj, (type, np.ndarray)):
+            yield obj
+            stack.extend(vars(obj).values())
+
+
+def info(path, *, max_bytes=None) -> dict:
     """The header of a bayesrule model file, after verifying it; no object is built.
 
     Parameters
     ----------
     path : str or os.PathLike
+    max_bytes : int, optional
+        As in :func:`load`.
 
     Returns
     -------
@@ -256,6 +302,6 @@ def info(path) -> dict:
     ValueError
         As :func:`load`, for files that are not valid bayesrule model files.
     """
-    _, document, arrays = _read(path)
+    _, document, arrays = _read(path, max_bytes)
     keys = ("format", "format_version", "bayesrule_version", "created", "class")
     return {**{k: document.get(k) for k in keys}, "n_arrays": len(arrays)}

@@ -16,6 +16,11 @@ from sklearn.base import BaseEstimator
 
 from .._blocks import BLOCK_BYTES  # noqa: F401 (the families import it from here)
 from .._validation import as_float_block, check_nonnegative
+from .state import check_likelihood
+
+#: the largest magnitude the families that square deviations evaluate (their
+#: ``largest_magnitude``): squares and their sums over many rows stay far from overflow
+SQUARING_LIMIT = 1e100
 
 
 class Undetermined(ValueError):
@@ -42,6 +47,10 @@ class Likelihood(BaseEstimator):
     input_kind = "dense"
     #: True when X must be non-negative (counts)
     positive_only = False
+    #: the largest magnitude of a value the family fits on without overflow: families
+    #: that square deviations (Gaussian, kernel, mixture) refuse training values beyond
+    #: 1e100 (at prediction a far value is explained where its density overflows)
+    largest_magnitude = np.inf
 
     def blockwise_reason(self) -> str | None:
         """Why statistics of row blocks cannot simply be merged into this family's fit,
@@ -55,6 +64,11 @@ class Likelihood(BaseEstimator):
 
     def prepare(self, n_features: int) -> None:
         """Set up what ``set_statistics`` needs besides the statistics (``fit`` does it)."""
+
+    def check_state(self, n_classes: int, n_features: int) -> None:
+        """Refuse (ValueError) fitted state that no fit gives, e.g. read from an edited
+        model file: the family's own invariants (:mod:`bayesrule.likelihoods.state`)."""
+        check_likelihood(self, n_classes, n_features)
 
     def check_ready(self) -> None:
         """Raise ValueError while ``partial_fit`` has not yet seen enough data."""

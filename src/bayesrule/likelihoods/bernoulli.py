@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
+from .._text import class_name
 from ..stats.counts import CountStats, check_values, locate
 from .base import Undetermined
 from .count_family import CountLikelihood, matmul_t, zero_nan
@@ -88,7 +89,7 @@ class Bernoulli(CountLikelihood):
         if (denom <= 0).any():
             c, j = np.argwhere(denom <= 0)[0]
             raise Undetermined(
-                f"feature {j} is never observed in the class at position {c}, so with "
+                f"feature {j} is never observed in {class_name(c)}, so with "
                 "alpha=0 its probability is undetermined; set alpha > 0."
             )
         off = np.maximum(observed - on, 0.0)  # rounding never makes it negative

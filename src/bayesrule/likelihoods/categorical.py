@@ -10,7 +10,9 @@ different values. Parameters are the Lidstone estimates of seed 002 (eq. 11)
 
 ``N_cj`` the weight of class c's samples where feature j is observed and ``O_j`` the
 number of values feature j took in training. Missing values (NaN, None, pandas NA) drop
-out of the statistics and out of the product.
+out of the statistics and out of the product. Continuous columns are binned as
+``discretize`` says (:mod:`~bayesrule.likelihoods.discrete.binning`, shared with the
+semi-naive families), or refused.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._text import FEATURES_SHOWN, block
+from .._text import FEATURES_SHOWN, block, class_names
 from ..stats.values import check_unseen, encode, lookup, numeric, union, value_codes, value_table
 from .base import BLOCK_BYTES, Likelihood, check_alpha
+from .discrete.binning import Binning
 from .discrete.cpt import lookup_table
+from .discrete.discretize import check_discretize
 
 
 # --------------------------------------------------------------------------- statistics
@@ -53,7 +57,7 @@ class CategoryCounts:
 
 
 # --------------------------------------------------------------------------- the family
-class Categorical(Likelihood):
+class Categorical(Binning, Likelihood):
     """Categorical class-conditional densities, one independent categorical per feature.
 
     Parameters
@@ -67,6 +71,12 @@ class Categorical(Likelihood):
         formula above, ``alpha / (N_cj + alpha O_j)``; "ignore" drops the feature for
         that sample (as a missing value); "error" raises ValueError naming the feature
         and the value.
+    discretize : {"auto", "mdl", "quantile"} or None, default=None
+        How to bin float columns (see :mod:`~bayesrule.likelihoods.discrete.binning`).
+        None: values as they are, a column of floats that are not whole numbers refused
+        with a ValueError.
+    n_bins : int, default=5
+        Bins per column for ``discretize="quantile"``.
 
     Attributes
     ----------
@@ -79,6 +89,9 @@ class Categorical(Likelihood):
         ``ln P(x_j = v | c)``.
     unseen_log_prob_ : ndarray of shape (C, d)
         What an unseen value adds to ``ln p(x|c)`` under the ``unseen`` policy.
+    bin_edges_ : list
+        Per feature None, or the inner cut points that bin it (its values are then the
+        bin numbers).
 
     Notes
     -----
@@ -108,25 +121,29 @@ class Categorical(Likelihood):
     """
 
     input_kind = "any"
+    title = "Categorical"
 
-    def __init__(self, alpha=1.0, unseen="smooth"):
+    def __init__(self, alpha=1.0, unseen="smooth", discretize=None, n_bins=5):
         self.alpha = alpha
         self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
 
     coerce = staticmethod(value_table)
 
     def _check_params(self) -> float:
         alpha = check_alpha(self.alpha)
         check_unseen(self.unseen)
+        check_discretize(self.discretize, self.n_bins)
         return alpha
 
     # ----------------------------------------------------------------- statistics
     def statistics(self, X, y, n_classes, sample_weight=None) -> CategoryCounts:
         """Per feature the values seen and their weighted counts per class."""
         self._check_params()
-        X = self.coerce(X)
         y = np.asarray(y, dtype=np.intp)
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        X = self._discrete_table(X, y, n_classes, w)
         keep = None if w is None else w > 0  # zero-weight rows add no values either
         categories, counts = [], []
         for j in range(X.shape[1]):
@@ -166,7 +183,7 @@ class Categorical(Likelihood):
         return value_codes(self.categories_[j], column, j, self.unseen, self._indexes)
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
-        X = self.coerce(X)
+        X = self._binned(self.coerce(X))
         if X.shape[1] != len(self.categories_):
             raise ValueError(
                 f"X has {X.shape[1]} features, but the model was fitted on {len(self.categories_)}."
@@ -178,7 +195,7 @@ class Categorical(Likelihood):
 
     def describe_impossible(self, X) -> str | None:
         """Name the feature and value that have probability zero (alpha=0)."""
-        X = self.coerce(X)
+        X = self._binned(self.coerce(X))
         with np.errstate(invalid="ignore"):
             ll = self._class_major(X, relative=False)
         rows = np.flatnonzero(np.isneginf(ll).all(axis=0))
@@ -192,7 +209,7 @@ class Categorical(Likelihood):
             if zero.size:
                 value = X[i, j]
                 kind = "never seen in training" if code == len(self.categories_[j]) else ""
-                what = kind or f"with zero count in the classes at positions {zero.tolist()}"
+                what = kind or f"with zero count in {class_names(zero)}"
                 reasons.append(f"feature {j} has the value {value!r}, {what}")
         return (
             f"a sample has probability zero in every class with alpha={self.alpha!r}: "
@@ -234,7 +251,7 @@ class Categorical(Likelihood):
                 pick = np.searchsorted(cdf, rng.random(k) * cdf[-1], side="right")
                 out[rows, j] = values[pick.clip(max=values.size - 1)]
             start += k
-        return out
+        return self._unbin(out, rng)
 
     def describe(self, classes, feature_names) -> list[str]:
         """Readable lines: per feature its values and ``P(value | class)``."""
@@ -242,6 +259,8 @@ class Categorical(Likelihood):
             f"Categorical, alpha={self.alpha!r}, unseen={self.unseen!r}; P(value | class), "
             f"rows: classes {', '.join(map(str, classes))}"
         ]
+        if any(e is not None for e in getattr(self, "bin_edges_", None) or ()):
+            lines += [f"  discretize={self.discretize!r}:", *self._bin_lines(feature_names)]
         for j, name in enumerate(feature_names[:FEATURES_SHOWN]):
             values = self.categories_[j]
             shown = values[:FEATURES_SHOWN]

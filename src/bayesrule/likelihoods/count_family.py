@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 from .._engines import sparse as kernels
 from .._engines.threads import n_threads
-from .._text import FEATURES_SHOWN, block
+from .._text import FEATURES_SHOWN, block, class_name
 from ..stats.counts import COUNTS, CountStats, _has_nan, check_values, count_statistics, locate
 from .base import BLOCK_BYTES, Likelihood, check_alpha
 
@@ -91,7 +91,7 @@ class CountLikelihood(Likelihood):
         only a block it cannot vouch for (a negative count, a joint with no finite
         maximum) is scored and ``finish``-ed, which raises the explaining error."""
         self.check_ready()
-        linear = self._linear_weights(X) if sp.issparse(X) and kernels.enabled() else None
+        linear = self._linear_weights(X) if sp.issparse(X) and kernels.enabled(X.nnz) else None
         if linear is None:
             yield from super().best_class_blocks(X, log_prior=log_prior, finish=finish)
             return
@@ -229,7 +229,7 @@ class CountLikelihood(Likelihood):
                 f"every class; {fix}"
             )
         per_class = ", ".join(
-            f"class position {c}: feature {int(np.flatnonzero(row)[0])}"
+            f"{class_name(c)}: feature {int(np.flatnonzero(row)[0])}"
             for c, row in enumerate(imp)
             if row.any()
         )

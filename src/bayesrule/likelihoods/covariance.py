@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import solve_triangular
 
+from .._text import class_name, count
 from ..stats.moments import STATS_BLOCK_BYTES, ClassMoments, class_moments
 from .base import Undetermined
 
@@ -156,7 +157,7 @@ class Structure:
         bad = ~(kern > 0)
         if bad.any():
             k, j = np.argwhere(bad)[0]
-            where = "all classes" if self.tied else f"the class at position {k}"
+            where = "all classes" if self.tied else class_name(k)
             if given is not None:
                 raise ValueError(
                     f"{given} must be positive; feature {j} has variance "
@@ -164,11 +165,18 @@ class Structure:
                 )
             raise Undetermined(
                 f"feature {j} has zero variance in {where}; the density is singular. "
-                "Regularise it (reg_covar > 0, or var_smoothing > 0 for GaussianNB) "
-                "or drop the feature."
+                "Regularise it (reg_covar='auto' or a float > 0, or var_smoothing > 0 for "
+                "GaussianNB) or drop the feature."
             )
         prec = 1.0 / kern
         return prec, 0.5 * np.log(prec).sum(axis=1)
+
+    def singular(self, kern: np.ndarray) -> np.ndarray:
+        """Which entries of the kernel (:meth:`kernel`) are singular, shape (K,) bool: a
+        variance not positive or, for dense ones, :func:`cholesky_factor` refusing."""
+        if self.dense:
+            return np.array([cholesky_factor(S) is None for S in kern], dtype=bool)
+        return ~(kern > 0).all(axis=1)
 
     def mahalanobis(self, P, M, means, reference, Xc, relative: bool) -> np.ndarray:
         """Squared Mahalanobis distances (C, rows) of rows ``Xc`` (centred on
@@ -244,7 +252,7 @@ def ledoit_wolf_scales(stats: ClassMoments) -> np.ndarray:
     var = np.einsum("cjj->cj", stats.scatter) / np.where(n > 0, n, 1.0)
     eps = np.finfo(np.float64).eps
     constant = var <= n * eps * var + (n * stats.mean * eps) ** 2
-    return np.where(constant, 1.0, np.sqrt(var))
+    return np.where(constant, 1.0, np.sqrt(np.maximum(var, 0.0)))  # rounding: var < 0
 
 
 def ledoit_wolf_sums(X, y, n_classes, sample_weight, means, scales) -> np.ndarray:
@@ -332,26 +340,40 @@ def ledoit_wolf_fit(X, y, n_classes, sample_weight, check) -> tuple[ClassMoments
 SINGULAR_RTOL = 1e-10
 
 
+def cholesky_factor(S) -> np.ndarray | None:
+    """The lower Cholesky factor of S, or None where S is numerically singular: a
+    variance not positive, or a feature's variance given the features before it below
+    :data:`SINGULAR_RTOL` of its variance."""
+    variances = np.diag(S)
+    if not np.all(variances > 0):
+        return None
+    try:
+        L = np.linalg.cholesky(S)
+    except np.linalg.LinAlgError:
+        return None
+    return None if (np.diag(L) ** 2 < SINGULAR_RTOL * variances).any() else L
+
+
 def precision_cholesky(S, k, tied, counts, given=None) -> np.ndarray:
     """Upper-triangular U with U U^T = inverse(S); ValueError when S is singular."""
+    L = cholesky_factor(S)
+    if L is not None:
+        return solve_triangular(L, np.eye(S.shape[0]), lower=True).T
+    where = "the pooled covariance" if tied else f"the covariance of {class_name(k)}"
+    if given is not None:
+        raise ValueError(f"{given}: {where} is not positive definite.")
     d = S.shape[0]
-    variances = np.diag(S)
-    L = None
-    if np.all(variances > 0):
-        try:
-            L = np.linalg.cholesky(S)
-        except np.linalg.LinAlgError:
-            L = None
-    if L is None or (np.diag(L) ** 2 < SINGULAR_RTOL * variances).any():
-        where = "the pooled covariance" if tied else f"the covariance of the class at position {k}"
-        if given is not None:
-            raise ValueError(f"{given}: {where} is not positive definite.")
-        size = ""
-        if counts is not None and not tied and counts[k] <= d:
-            size = f" (it has {counts[k]:g} samples for {d} features)"
-        raise Undetermined(
-            f"{where} is singular{size}: a feature is constant or a linear combination of "
-            "others. Set reg_covar > 0 (for example 1e-6 times the feature variances), or "
-            "remove redundant features."
-        )
-    return solve_triangular(L, np.eye(d), lower=True).T
+    size = ""
+    if counts is not None and not tied and counts[k] <= d:
+        size = f" (it has {count(counts[k], 'sample')} for {count(d, 'feature')})"
+    constant = np.flatnonzero(~(np.diag(S) > 0))
+    if constant.size:
+        within = "within every class" if tied else f"in {class_name(k)}"
+        cause = f"feature {constant[0]} is constant {within}"
+    else:
+        cause = "a feature is a linear combination of others"
+    raise Undetermined(
+        f"{where} is singular{size}: {cause}. Use reg_covar='auto' (the default: "
+        "1e-6 times each feature's variance added where a covariance is singular) or a "
+        "float > 0, or remove the feature."
+    )

@@ -18,9 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._blocks import add
-from .._text import block
+from .._text import block, class_name, class_names
 from ..stats.moments import ClassMoments, class_moments, merge
-from .base import BLOCK_BYTES, Likelihood, Undetermined
+from .base import BLOCK_BYTES, SQUARING_LIMIT, Likelihood, Undetermined
 from .covariance import (
     get_structure,
     ledoit_wolf_fit,
@@ -29,6 +29,7 @@ from .covariance import (
     ledoit_wolf_sums,
     pooled_moments,
 )
+from .regularisation import check_reg_covar, check_var_smoothing, regularise
 
 LOG_2PI = np.log(2.0 * np.pi)
 
@@ -49,8 +50,12 @@ class Gaussian(Likelihood):
     ----------
     covariance : {"full", "tied", "diag", "spherical", "tied_diag", "tied_spherical"}
         Covariance structure (see :mod:`bayesrule.likelihoods.covariance`).
-    reg_covar : float, default=0.0
-        Added to the diagonal of every covariance when statistics become parameters.
+    reg_covar : "auto" or float, default="auto"
+        A float is added to the diagonal of every covariance when statistics become
+        parameters. "auto" leaves non-singular ML covariances as they are and adds
+        ``1e-6`` times each feature's variance to the diagonal of a singular one;
+        ``0`` refuses singular covariances (see
+        :mod:`bayesrule.likelihoods.regularisation`).
     var_smoothing : float, default=0.0
         Also added to the diagonal, times the largest variance of any feature over all
         the training data (scikit-learn's GaussianNB rule).
@@ -78,11 +83,13 @@ class Gaussian(Likelihood):
            [ 0.   ,  0.   ]])
     """
 
-    def __init__(self, covariance="full", reg_covar=0.0, var_smoothing=0.0, shrinkage=None):
+    def __init__(self, covariance="full", reg_covar="auto", var_smoothing=0.0, shrinkage=None):
         self.covariance = covariance
         self.reg_covar = reg_covar
         self.var_smoothing = var_smoothing
         self.shrinkage = shrinkage
+
+    largest_magnitude = SQUARING_LIMIT
 
     @property
     def input_kind(self) -> str:
@@ -96,16 +103,8 @@ class Gaussian(Likelihood):
     # ----------------------------------------------------------------- statistics
     def _check_params(self):
         structure = get_structure(self.covariance)
-        for name in ("reg_covar", "var_smoothing"):
-            value = getattr(self, name)
-            if (
-                not isinstance(value, (int, float, np.number))
-                or isinstance(value, bool)
-                or not np.isfinite(value)
-            ):
-                raise TypeError(f"{name} must be a finite number, got {value!r}")
-            if value < 0:
-                raise ValueError(f"{name} must be >= 0, got {value!r}")
+        check_reg_covar(self.reg_covar)
+        check_var_smoothing(self.var_smoothing)
         s = self.shrinkage
         if s is not None:
             if not structure.tied or not structure.dense:
@@ -183,18 +182,19 @@ class Gaussian(Likelihood):
         count = stats.count
         none = count <= 0 if count.ndim == 1 else (count <= 0).all(axis=1)
         if none.any():
-            empty = np.flatnonzero(none).tolist()
+            empty = np.flatnonzero(none)
             raise Undetermined(
-                f"classes at positions {empty} have no samples (zero total weight) or no "
-                "observed values; every class needs data, or build the model with "
+                f"{class_names(empty)} {'has' if empty.size == 1 else 'have'} no samples "
+                "(zero total weight) "
+                "or no observed values; every class needs data, or build the model with "
                 "from_parameters."
             )
         if (count <= 0).any():  # per feature: some feature never observed in a class
             k, j = np.argwhere(count <= 0)[0]
             raise Undetermined(
-                f"feature {j} has no observed (non-missing) value in the class at position "
-                f"{k}, so its mean and variance there are unknown; give that class data "
-                "for the feature, or drop the feature."
+                f"feature {j} has no observed (non-missing) value in {class_name(k)}, so "
+                "its mean and variance there are unknown; give that class data for the "
+                "feature, or drop the feature."
             )
 
     def set_statistics(self, stats: ClassMoments, *, _covariance=None):
@@ -212,11 +212,9 @@ class Gaussian(Likelihood):
             if a:
                 d = cov.shape[0]
                 cov = (1 - a) * cov + a * np.trace(cov) / d * np.eye(d)
-        reg = float(self.reg_covar)
-        if self.var_smoothing:
-            reg += float(self.var_smoothing) * float(stats.total_variance().max())
-        self.epsilon_ = reg
-        cov = structure.add_to_diagonal(cov, reg)
+        cov, self.epsilon_, self.auto_regularisation_ = regularise(
+            structure, cov, stats, check_reg_covar(self.reg_covar), self.var_smoothing
+        )
         self._set_parameters(stats.mean.copy(), cov, stats.total_mean(), stats.count)
         self.stats_ = stats  # only once the parameters exist
         self.pending_ = None
@@ -230,7 +228,7 @@ class Gaussian(Likelihood):
         means, cov = self._check_params().given(means, covariances, name)
         self._set_parameters(means, cov, means.mean(axis=0), None, given=name)
         self.stats_ = None
-        self.epsilon_ = 0.0
+        self.epsilon_, self.auto_regularisation_ = 0.0, None
         self.pending_ = None
         return self
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._text import class_name, class_names
 from ..stats.counts import CountStats
 from .base import Undetermined
 from .count_family import CountLikelihood, observed_times_t
@@ -36,8 +37,9 @@ def _smoothed_theta(stats: CountStats, alpha: float) -> tuple[np.ndarray, np.nda
     empty = np.flatnonzero(total[:, 0] <= 0)
     if empty.size:
         raise Undetermined(
-            f"the classes at positions {empty.tolist()} have no counts (every feature sums "
-            "to 0), so with alpha=0 their probabilities are undetermined; set alpha > 0."
+            f"{class_names(empty)} {'has' if empty.size == 1 else 'have'} no counts (every "
+            "feature sums to 0), so with alpha=0 the probabilities are undetermined; set "
+            "alpha > 0."
         )
     return smoothed, total
 
@@ -189,7 +191,7 @@ class Complement(CountLikelihood):
         if (comp <= 0).any():
             c, j = np.argwhere(comp <= 0)[0]
             raise Undetermined(
-                f"feature {j} occurs only in the class at position {c} (or nowhere), so "
+                f"feature {j} occurs only in {class_name(c)} (or nowhere), so "
                 "with alpha=0 its complement count is 0 and its weight infinite; set "
                 "alpha > 0."
             )

@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import gammaln
 
+from .._text import class_name
 from ..stats.counts import CountStats, _has_nan
 from .base import Undetermined
 from .count_family import CountLikelihood, matmul_t, zero_nan
@@ -84,8 +85,8 @@ class Poisson(CountLikelihood):
         if (exposure <= 0).any():
             c, j = np.argwhere(exposure <= 0)[0]
             raise Undetermined(
-                f"feature {j} of X has no observed value (only missing values) in the "
-                f"class at position {c}, so its rate is undetermined there; give that class "
+                f"feature {j} of X has no observed value (only missing values) in "
+                f"{class_name(c)}, so its rate is undetermined there; give that class "
                 "observed values of the feature, or leave the column out."
             )
         rate = (stats.feature_sum + alpha) / exposure

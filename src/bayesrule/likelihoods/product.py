@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validation import check_magnitude
 from .base import Likelihood
 
 
@@ -107,6 +108,13 @@ class Product(Likelihood):
             )
         return block
 
+    @classmethod
+    def _fitted_columns(cls, family, X, cols):
+        """A block's columns for its statistics: values its family cannot square refused."""
+        block = cls._columns(family, X, cols)
+        check_magnitude(block, family.largest_magnitude, type(family).__name__, columns=cols)
+        return block
+
     # ----------------------------------------------------------------- statistics
     def statistics(self, X, y, n_classes, sample_weight=None) -> ProductStats:
         """Each block's statistics of its columns of ``X``."""
@@ -118,7 +126,7 @@ class Product(Likelihood):
                     family,
                     cols,
                     family.statistics,
-                    self._columns(family, X, cols),
+                    self._fitted_columns(family, X, cols),
                     y,
                     n_classes,
                     sample_weight,

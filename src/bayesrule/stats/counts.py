@@ -209,7 +209,7 @@ def _sparse_sums(X, y, n_classes, w, values, name):
     size = n_classes * d
     # the key of a non-zero: class * d + column (int32 where that fits)
     offset = (y * d).astype(np.int32 if size < 2**31 else np.int64)
-    if kernels.enabled():
+    if kernels.enabled(X.nnz):
         if values is None:  # 0/1 data: checked apart (the kernel checks only counts)
             check_values(X.data, values, name, locate(X))
         return _compiled_sums(X, y, offset, w, values, name, n_classes, d)

@@ -225,17 +225,26 @@ def _moments_of_block(X, y, n_classes, w, kind, work: _Workspace) -> ClassMoment
     resid = work.resid[:n]
     np.take(mean, y, axis=0, out=resid)
     np.subtract(X, resid, out=resid)
+    # the corrected two-pass algorithm (Chan, Golub and LeVeque): the residuals' own
+    # weighted sums are the rounding error of the means, removed from means and scatter
+    # (a constant column far from zero then has scatter 0, not its rounding squared)
+    drift = onehot.T @ resid
+    correction = np.divide(
+        drift, count[:, None], out=np.zeros_like(drift), where=count[:, None] > 0
+    )
+    mean += correction
     if w is not None:
         resid *= np.sqrt(w)[:, None]
     if kind == "tied":
-        return ClassMoments(count, mean, _gram(resid), kind)
-    scatter = np.zeros((n_classes, d, d))
+        lost = np.einsum("cj,ck->jk", drift, correction)
+        return ClassMoments(count, mean, _gram(resid) - lost, kind)
+    scatter = -np.einsum("cj,ck->cjk", drift, correction)
     order = np.argsort(y, kind="stable")
     bounds = np.concatenate(([0], np.cumsum(np.bincount(y, minlength=n_classes))))
     resid = resid[order]
     for c in range(n_classes):
         if bounds[c + 1] > bounds[c]:
-            scatter[c] = _gram(resid[bounds[c] : bounds[c + 1]])
+            scatter[c] += _gram(resid[bounds[c] : bounds[c + 1]])
     return ClassMoments(count, mean, scatter, kind)
 
 
@@ -296,7 +305,10 @@ def _diagonal_block(X, y, w, count, work: _Workspace) -> ClassMoments:
             mean[c] = _ratio((weights * values).sum(axis=0), count[c])
             mean[c, ~present[c]] = 0.0
             resid = np.where(observed[rows], values - mean[c], 0.0)
-        scatter[c] = (weights * resid * resid).sum(axis=0)
+        drift = (weights * resid).sum(axis=0)  # the corrected two-pass algorithm
+        correction = np.divide(drift, count[c], out=np.zeros(d), where=count[c] > 0)
+        mean[c] += correction
+        scatter[c] = np.maximum((weights * resid * resid).sum(axis=0) - drift * correction, 0.0)
     return ClassMoments(count, mean, scatter, "diag")
 
 

@@ -22,6 +22,30 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...stats.pair_counts import check_table_size
+
+#: the most bytes the dense probability tables of one model may take, whatever the free
+#: memory: tables this large over parent combinations hold mostly smoothing
+TABLE_BYTES = 1 << 30
+
+
+def check_tables(nbytes: float, sizes, fix: str) -> None:
+    """Refuse, before anything is allocated, probability tables of ``nbytes`` beyond
+    :data:`TABLE_BYTES` (with the size and ``fix``), or beyond the memory available."""
+    if nbytes > TABLE_BYTES:
+        sizes = np.asarray(sizes)
+        worst = ", ".join(
+            f"feature {j}: {sizes[j]:,} values" for j in np.argsort(-sizes, kind="stable")[:3]
+        )
+        raise ValueError(
+            f"too many value combinations: the probability tables would take about "
+            f"{nbytes / 2**30:,.1f} GiB, more than the {TABLE_BYTES / 2**30:g} GiB allowed "
+            f"({worst}). {fix}{'bin' if fix else 'Bin'} the columns (discretize='auto' or "
+            "'mdl', or discretize='quantile' with a smaller n_bins), merge rare values, or drop "
+            "identifier-like columns."
+        )
+    check_table_size(nbytes, "probability tables", sizes)
+
 
 def subsets(k: int) -> list[tuple[int, ...]]:
     """Every subset of ``range(k)`` as a sorted tuple, the whole last."""

@@ -1,6 +1,7 @@
-"""Discretisation of continuous columns for the semi-naive Bayes estimators.
+"""Discretisation of continuous columns for the models of discrete values.
 
-Two ways to choose the inner cut points of one column:
+Two ways to choose the inner cut points of one column (which columns are binned:
+:mod:`~bayesrule.likelihoods.discrete.binning`):
 
 * ``"quantile"``: equal-frequency bins, weighted. With ``u_1 < ... < u_m`` the distinct
   values, ``S_i`` the cumulative weight up to ``u_i`` and ``S`` the total, the q-th cut
@@ -30,7 +31,43 @@ import numpy as np
 from ..._validation import check_integer, missing_mask
 
 #: the values of the ``discretize`` parameter (besides None)
-METHODS = ("quantile", "mdl")
+METHODS = ("auto", "mdl", "quantile")
+
+
+def cut_method(discretize: str) -> str:
+    """How the cut points of a binned column are chosen: ``"auto"`` by ``"mdl"``.
+
+    Examples
+    --------
+    >>> cut_method("auto"), cut_method("quantile")
+    ('mdl', 'quantile')
+    """
+    return "mdl" if discretize == "auto" else discretize
+
+
+#: whole-number columns with at most this many values are codes whatever the number of
+#: rows (scales, levels, small counts: digits' 17 pixel levels), never binned by "auto"
+CODE_VALUES = 20
+
+
+def binned_by_auto(continuous: bool, n_values: int, weight: float) -> bool:
+    """Whether ``discretize="auto"`` bins a float column: when it is continuous (a value
+    that is not a whole number), or when its whole numbers take more than ``sqrt(n)``
+    distinct values, ``n`` the weight of its observed values, and more than
+    :data:`CODE_VALUES`. Yang and Webb's proportional k-interval rule gives n rows about
+    sqrt(n) intervals: a column with no more values is as fine as a good discretisation
+    already (codes, counts, small scores) and stays as values; one with more (whole-number
+    measurements: 53 mg, 3750 g) is binned. The floor keeps a few rows of codes (a first
+    ``partial_fit`` batch) from being binned as measurements.
+
+    Examples
+    --------
+    >>> binned_by_auto(False, 5, 100.0), binned_by_auto(False, 21, 100.0)
+    (False, True)
+    >>> binned_by_auto(False, 4, 3.0), binned_by_auto(True, 2, 100.0)
+    (False, True)
+    """
+    return continuous or n_values > max(math.sqrt(max(weight, 0.0)), CODE_VALUES)
 
 
 def check_discretize(discretize, n_bins) -> tuple[str | None, int]:
@@ -38,8 +75,8 @@ def check_discretize(discretize, n_bins) -> tuple[str | None, int]:
 
     Examples
     --------
-    >>> check_discretize("mdl", 5)
-    ('mdl', 5)
+    >>> check_discretize("auto", 5)
+    ('auto', 5)
     >>> check_discretize(None, 2)
     (None, 2)
     """
@@ -189,7 +226,7 @@ def cut_points(values, y, n_classes, sample_weight, method, n_bins) -> np.ndarra
     y : (n,) class indices 0 .. n_classes - 1 (used by ``"mdl"`` only).
     n_classes : int, the number of classes.
     sample_weight : None or (n,) weights >= 0; rows of weight 0 are ignored.
-    method : ``"quantile"`` or ``"mdl"``.
+    method : ``"quantile"``, ``"mdl"`` or ``"auto"`` (as ``"mdl"``).
     n_bins : int >= 2, the number of equal-frequency bins (ignored by ``"mdl"``).
 
     Examples
@@ -204,7 +241,7 @@ def cut_points(values, y, n_classes, sample_weight, method, n_bins) -> np.ndarra
     if method is None:
         raise ValueError(f"method must be one of {METHODS}, got None")
     u, table = _distinct(values, y, n_classes, sample_weight)
-    return table_cuts(u, table, method, n_bins)
+    return table_cuts(u, table, cut_method(method), n_bins)
 
 
 def distinct_table(values, y, n_classes, sample_weight, method) -> tuple:
@@ -239,7 +276,7 @@ def merge_distinct(a: tuple, b: tuple) -> tuple:
 def table_cuts(u: np.ndarray, table: np.ndarray, method: str, n_bins: int) -> np.ndarray:
     """Cut points (float64) from distinct values ``u`` and their weight ``table`` (per
     class, or one column of totals for ``"quantile"``): the core of :func:`cut_points`."""
-    if method == "quantile":
+    if cut_method(method) == "quantile":
         cuts = _quantile_cuts(u, table.sum(axis=1), n_bins)
     else:
         cuts = _mdl_cuts(u, table)

@@ -21,8 +21,8 @@ import numbers
 import numpy as np
 
 from ..._validation import check_integer, column_position
-from ...stats.pair_counts import PairCounts, check_table_size
-from .cpt import flat_index, lookup_table, n_free, proba, subsets
+from ...stats.pair_counts import PairCounts
+from .cpt import check_tables, flat_index, lookup_table, n_free, proba, subsets
 from .network import DiscreteNetwork
 from .structure import (
     chow_liu_parents,
@@ -70,16 +70,20 @@ class _Network(DiscreteNetwork):
         """Counts over two or more parents (only KDB has them)."""
         return {}
 
+    def _fewer_parents(self) -> str:
+        """What to change in the structure when its tables are too large."""
+        return ""
+
     def _build(self, stats: PairCounts) -> None:
         mi, cmi = class_information(stats), conditional_information(stats)
         parents = self._structure(mi, cmi)
         sizes, C = self._sizes, stats.n_classes
-        check_table_size(  # before any parent-set counting
+        check_tables(  # before any parent-set counting
             8.0
             * C
-            * sum(np.prod(sizes[list(pa)] + 1) * (sizes[j] + 2) for j, pa in enumerate(parents)),
-            "probability tables",
+            * sum(np.prod(sizes[list(pa)] + 1.0) * (sizes[j] + 2) for j, pa in enumerate(parents)),
             sizes,
+            self._fewer_parents(),
         )
         counts = self._table_counts(stats, parents)
         tables = [lookup_table(n, self.alpha, self.unseen, f).reshape(C, -1) for n, f in counts]
@@ -98,6 +102,50 @@ class _Network(DiscreteNetwork):
             keys = np.column_stack([slot[:, pa], codes[:, j]])
             out += table[:, flat_index(keys, [*(self._sizes[pa] + 1), self._sizes[j] + 2])]
         return out
+
+    def check_state(self, n_classes: int, n_features: int) -> None:
+        """As the base class, and the tables that a fit derives from more than the
+        statistics hold (KDB's parent combinations) checked against their own invariants:
+        one float64 table per attribute, (C, prod(O_pa + 1) (O_j + 2)) log-probabilities
+        (<= 0, -inf allowed, no NaN), non-negative finite counts of shape (C, O_pa.., O_j)."""
+        super().check_state(n_classes, n_features)
+        sizes = np.asarray(self._sizes)
+        for name, derive in (
+            ("mutual_information_", class_information),
+            ("conditional_mutual_information_", conditional_information),
+        ):
+            stored, derived = getattr(self, name), derive(self.stats_)
+            if not (
+                isinstance(stored, np.ndarray)
+                and stored.dtype == derived.dtype
+                and stored.shape == derived.shape
+                and np.allclose(stored, derived, rtol=1e-9, atol=1e-12)
+            ):
+                raise ValueError(f"{name} differs from what the statistics give")
+        for j, values in enumerate(self.categories_):
+            values = np.asarray(values)
+            if values.shape != (sizes[j],) or (
+                values.dtype.kind in "iuf" and (np.diff(values) <= 0).any()
+            ):
+                raise ValueError(f"attribute {j}'s categories are not its {sizes[j]} values")
+        parts = (self.parents_, self._tables, self.counts_)
+        if not all(isinstance(p, (list, tuple)) and len(p) == sizes.size for p in parts):
+            raise ValueError(f"the network does not hold one table per attribute ({sizes.size})")
+        for j, (pa, table, counts) in enumerate(zip(*parts, strict=True)):
+            pa = list(pa)
+            shape = (n_classes, int(np.prod(sizes[pa] + 1)) * (int(sizes[j]) + 2))
+            shown = f"attribute {j}'s table"
+            if not isinstance(table, np.ndarray) or table.dtype != np.float64:
+                raise ValueError(f"{shown} is not a float64 array")
+            if table.shape != shape:
+                raise ValueError(f"{shown} has shape {table.shape}, not {shape}")
+            if np.isnan(table).any() or (table > 1e-12).any():
+                raise ValueError(f"{shown} holds numbers that are not log-probabilities")
+            want = (n_classes, *sizes[pa], int(sizes[j]))
+            if not isinstance(counts, np.ndarray) or counts.shape != want:
+                raise ValueError(f"attribute {j}'s counts are not an array of shape {want}")
+            if not np.isfinite(counts).all() or (counts < 0).any():
+                raise ValueError(f"attribute {j}'s counts are not non-negative numbers")
 
     def table(self, j: int, parents=None) -> tuple[np.ndarray, np.ndarray]:
         """Counts and probabilities ``P(x_j | c, pa_j)`` of attribute j, shape
@@ -215,6 +263,9 @@ class KDependence(_Network):
 
     def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
         return kdb_parents(mi, cmi, self._check_k(mi.size))
+
+    def _fewer_parents(self) -> str:
+        return f"Set a smaller k (k={self.k!r}: tables over k parents' values), or "
 
     def _needs_rows(self, n_features: int) -> bool:
         return self._check_k(n_features) >= 2

@@ -24,27 +24,17 @@ tree, so the model equals the one fitted in memory.
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
-from ..._validation import missing_mask
 from ...stats.pair_counts import PairCounts, count_pairs, encode_table
 from ...stats.values import check_unseen, lookup, numeric, value_codes, value_table
 from ..base import BLOCK_BYTES, Likelihood, check_alpha
+from .binning import Binning, bin_columns
 from .cpt import flat_index, proba
-from .discretize import (
-    _real,
-    apply_cuts,
-    check_discretize,
-    distinct_table,
-    is_continuous,
-    merge_distinct,
-    table_cuts,
-)
+from .discretize import check_discretize
 
 
-class DiscreteNetwork(Likelihood):
+class DiscreteNetwork(Binning, Likelihood):
     """What the semi-naive families share: parameters, binning, counts and codes."""
 
     input_kind = "any"
@@ -52,74 +42,15 @@ class DiscreteNetwork(Likelihood):
 
     coerce = staticmethod(value_table)
 
-    def _check_common(self) -> float:
+    def _check_params(self) -> float:
         check_unseen(self.unseen)
         check_discretize(self.discretize, self.n_bins)
         return check_alpha(self.alpha)
 
-    # ----------------------------------------------------------------- binning
-    def _learn_bins(self, X, y, n_classes, w) -> None:
-        """``bin_edges_`` from the rows of ``X``: its column summaries as one block (the
-        mechanism ``fit_blocks`` uses over many, see :meth:`_bins_from`)."""
-        if self.discretize is None:
-            self.bin_edges_, self._bin_bounds = [None] * X.shape[1], {}
-            return
-        self._bins_from(_block_columns((X, y, w), n_classes, self.discretize))
-
-    def _continuous_error(self, column, j) -> ValueError:
-        value = next(v for v in column.tolist() if v is not None and v == v and v != int(v))
-        if self.discretize is not None:
-            return ValueError(
-                f"feature {j} holds continuous values (e.g. {value!r}) in this batch, but "
-                "bins are learned on the first batch of partial_fit, where it was no float "
-                "column; pass that column as floats from the first batch on, or fit at once."
-            )
-        return ValueError(
-            f"feature {j} holds continuous values (e.g. {value!r}), but {self.title} models "
-            "discrete values: pass discretize='quantile' (equal-frequency bins, n_bins=5) "
-            "or discretize='mdl' (supervised MDL cut points, as Weka), or bin the column "
-            "yourself. Integer-valued floats (e.g. OrdinalEncoder output) count as codes."
-        )
-
-    def _bins_from(self, summary: list) -> None:
-        """``bin_edges_`` from the column summaries of all the rows (:func:`_block_columns`
-        of every block, merged); a continuous column left unbinned is refused as
-        :meth:`_discrete_table` refuses it."""
-        _, n_bins = check_discretize(self.discretize, self.n_bins)
-        edges, bounds = [None] * len(summary), {}
-        for j, (real, floats, _, distinct) in enumerate(summary):
-            if real and floats:  # is_float_column of the whole column
-                u, table = distinct
-                edges[j] = table_cuts(u, table, self.discretize, n_bins)
-                if u.size:
-                    bounds[j] = (float(u[0]), float(u[-1]))
-        for j, (real, _, example, _) in enumerate(summary):
-            if edges[j] is None and real and example is not None:  # is_continuous
-                raise self._continuous_error(np.array([example], dtype=object), j)
-        self.bin_edges_, self._bin_bounds = edges, bounds
-
-    def _binned(self, X) -> np.ndarray:
-        return bin_columns(X, self.bin_edges_)
-
-    def _discrete_table(self, X, y, n_classes, w, check: bool = True) -> np.ndarray:
-        """The training table with continuous columns binned (bins learned on the first);
-        ``check=False`` skips the refusal of unbinned continuous columns (made already)."""
-        X = self.coerce(X)
-        if getattr(self, "bin_edges_", None) is None:
-            self._learn_bins(X, y, n_classes, w)
-        elif X.shape[1] != len(self.bin_edges_):
-            raise ValueError(
-                f"X has {X.shape[1]} features, but the model was fitted on {len(self.bin_edges_)}."
-            )
-        for j, e in enumerate(self.bin_edges_):
-            if check and e is None and is_continuous(X[:, j]):
-                raise self._continuous_error(X[:, j], j)
-        return self._binned(X)
-
     # ----------------------------------------------------------------- statistics
     def statistics(self, X, y, n_classes, sample_weight=None) -> PairCounts:
         """Pairwise class-conditional counts of the (binned) table."""
-        self._check_common()
+        self._check_params()
         y = np.asarray(y, dtype=np.intp)
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         categories, codes = encode_table(self._discrete_table(X, y, n_classes, w), w)
@@ -144,43 +75,13 @@ class DiscreteNetwork(Likelihood):
         counted = rows.map_reduce(_block_count, _add_counts, self.bin_edges_, categories, count)
         return {} if counted is None else counted
 
-    def blockwise_reason(self) -> str | None:
-        if self.discretize is not None:  # not refused: fit_blocks makes the passes
-            return "discretize= learns its bins in a first pass over all the data"
-        return None
-
-    def fit_blocks(self, blocks, n_classes):
-        """Fit on row blocks (a :class:`~bayesrule._blocks.Blocks` of ``(X, y, w)``, ``y``
-        class positions), equal to :meth:`fit` on all of them, in passes over the blocks:
-        with ``discretize``, every float column's distinct values and their class weights
-        (:func:`~bayesrule.likelihoods.discrete.discretize.distinct_table`), cut into bins
-        as in memory; then the pair counts of the binned blocks; then, when
-        ``_build`` needs them (KDB with k >= 2), the counts of each attribute with its
-        parent combinations, once the structure is chosen from the pair counts."""
-        self._check_common()
-        for name in ("bin_edges_", "_bin_bounds", "_rows"):
-            self.__dict__.pop(name, None)
-        empty = "X has no rows: every block of the Dask collection is empty."
-        try:
-            if self.discretize is not None:
-                summary = blocks.map_reduce(
-                    _block_columns, _merge_columns, n_classes, self.discretize
-                )
-                if summary is None:
-                    raise ValueError(empty)
-                self._bins_from(summary)
-            stats = blocks.map_reduce(_block_pairs, _merge, self, n_classes)
-            if stats is None:
-                raise ValueError(empty)
-            if self._needs_rows(len(stats.categories)):
-                self._rows = blocks  # a third pass, over the blocks, in _build
-            return self.set_statistics(stats)
-        finally:
-            self.__dict__.pop("_rows", None)
+    def _after_statistics(self, blocks, stats) -> None:
+        if self._needs_rows(len(stats.categories)):
+            self._rows = blocks  # a third pass, over the blocks, in _build
 
     def set_statistics(self, stats: PairCounts):
         """Probability tables from the counts (smoothing applied here only)."""
-        self._check_common()
+        self._check_params()
         if getattr(self, "bin_edges_", None) is None:  # counts merged from blocks elsewhere
             self.bin_edges_, self._bin_bounds = [None] * len(stats.categories), {}
         self.stats_ = stats
@@ -225,19 +126,11 @@ class DiscreteNetwork(Likelihood):
         else:
             out = np.empty(codes.shape, dtype=object)
         for j, values in enumerate(cats):
-            edges = self.bin_edges_[j]
             if values.size == 0:
                 out[:, j] = np.nan if out.dtype.kind == "f" else None
-            elif edges is None:
-                out[:, j] = values[codes[:, j]]
-            elif j not in self._bin_bounds:  # no value in the batch the bins came from
-                out[:, j] = np.nan if out.dtype.kind == "f" else None
             else:
-                lo, hi = self._bin_bounds[j]
-                cuts = np.concatenate([[lo], edges, [hi]])
-                b = values[codes[:, j]].astype(np.intp)
-                out[:, j] = cuts[b] + rng.random(b.size) * (cuts[b + 1] - cuts[b])
-        return out
+                out[:, j] = values[codes[:, j]]
+        return self._unbin(out, rng)
 
     def _draw(self, codes, rows, j, parents, table, rng, c) -> None:
         """Draw feature j of ``rows`` of class c from ``table`` (O_pa..., O_j) given parents."""
@@ -257,11 +150,7 @@ class DiscreteNetwork(Likelihood):
             f"{self.title}, alpha={self.alpha!r}, unseen={self.unseen!r}, "
             f"discretize={self.discretize!r}"
         ]
-        for j, e in enumerate(self.bin_edges_):
-            if e is not None:
-                cuts = ", ".join(f"{c:.6g}" for c in e.tolist()) or "none (one bin)"
-                lines.append(f"  {feature_names[j]}: {e.size + 1} bins, cut points {cuts}")
-        return lines
+        return lines + self._bin_lines(feature_names)
 
     def _describe_structure(self, parents, feature_names) -> list[str]:
         lines = ["  structure (each attribute <- its parents; the class is a parent of all):"]
@@ -272,80 +161,6 @@ class DiscreteNetwork(Likelihood):
 
 
 # ----------------------------------------------------------------- block tasks (Dask)
-def bin_columns(X: np.ndarray, edges) -> np.ndarray:
-    """``X`` with each column that has edges (not None) replaced by its bin numbers."""
-    if all(e is None for e in edges):
-        return X
-    X = X.astype(np.float64) if numeric(X) else X.copy()
-    for j, e in enumerate(edges):
-        if e is not None:
-            X[:, j] = apply_cuts(X[:, j], e)
-    return X
-
-
-def _column_summary(column, y, n_classes, w, method) -> tuple:
-    """``(real, floats, example, distinct)`` of one column of a block: whether every value
-    present is a real number (no boolean), whether one is a float (both as in
-    ``is_float_column``), the first one that is not a whole number (``is_continuous``)
-    or None, and while real the ``distinct_table`` of the values in rows of positive
-    weight. Summaries of blocks merge (:func:`_merge_columns`) into the whole column's."""
-    kind = column.dtype.kind
-    if kind not in "fO":  # integers, booleans: never binned, never continuous
-        return False, False, None, None
-    missing = missing_mask(column)
-    present = column[~missing]
-    floats = True
-    if kind == "O":
-        items = present.tolist()
-        if not all(_real(v) for v in items):
-            return False, False, None, None
-        floats = any(isinstance(v, (float, np.floating)) for v in items)
-    values = present.astype(np.float64)
-    with np.errstate(invalid="ignore"):
-        odd = np.flatnonzero(~np.isfinite(values) | (values != np.floor(values)))
-    example = present[odd[0]] if odd.size else None
-    seen = ~missing if w is None else ~missing & (w > 0)
-    weights = None if w is None else w[seen]
-    distinct = distinct_table(column[seen].astype(np.float64), y[seen], n_classes, weights, method)
-    return True, floats, example, distinct
-
-
-def _block_columns(part, n_classes, method):
-    """Per column of a checked block its :func:`_column_summary`."""
-    X, y, w = part
-    X = value_table(X)
-    y = np.asarray(y, dtype=np.intp)
-    w = None if w is None else np.asarray(w, dtype=np.float64)
-    return [_column_summary(X[:, j], y, n_classes, w, method) for j in range(X.shape[1])]
-
-
-def _merge_columns(a, b=None):
-    if a is None or b is None:
-        return b if a is None else a
-    out = []
-    for (ra, fa, ea, da), (rb, fb, eb, db) in zip(a, b, strict=True):
-        real = ra and rb
-        example = ea if ea is not None else eb  # the earlier block's: the first in order
-        out.append((real, fa or fb, example, merge_distinct(da, db) if real else None))
-    return out
-
-
-def _block_pairs(part, like, n_classes):
-    """The pair counts of a checked block, binned with ``like.bin_edges_`` when set (its
-    continuous columns checked on all the data already), else as ``statistics`` does."""
-    X, y, w = part
-    like = copy.deepcopy(like)  # without bins, _discrete_table sets them (all None)
-    y = np.asarray(y, dtype=np.intp)
-    w = None if w is None else np.asarray(w, dtype=np.float64)
-    check = getattr(like, "bin_edges_", None) is None
-    categories, codes = encode_table(like._discrete_table(X, y, n_classes, w, check), w)
-    return count_pairs(categories, codes, y, n_classes, w)
-
-
-def _merge(a, b=None):
-    return b if a is None else a if b is None else a.merge(b)
-
-
 def _block_count(part, edges, categories, count):
     """``count(codes, y, w)`` of a checked block, its codes those of ``categories`` (the
     values of all the blocks), binned with ``edges``."""

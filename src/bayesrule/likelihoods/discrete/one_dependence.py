@@ -13,12 +13,13 @@ import numbers
 import numpy as np
 from scipy.special import logsumexp
 
+from ..._text import class_names
 from ..._validation import column_position
-from ...stats.pair_counts import PairCounts, check_table_size
+from ...stats.pair_counts import PairCounts
 from ..base import Undetermined
-from .cpt import lookup_table, n_free, proba
+from .cpt import check_tables, lookup_table, n_free, proba
 from .network import DiscreteNetwork
-from .structure import class_information
+from .structure import conditional_information, super_parent_scores
 
 
 class OneDependence(DiscreteNetwork):
@@ -42,8 +43,8 @@ class OneDependence(DiscreteNetwork):
     Parameters
     ----------
     parents : "all", int or None, default="all"
-        "all": AODE. An int: a SPODE with that super-parent. None: a SPODE whose
-        super-parent is the attribute of highest mutual information with the class.
+        "all": AODE. An int: a SPODE with that super-parent. None: the SPODE of highest
+        BIC (:func:`~bayesrule.likelihoods.discrete.structure.super_parent_scores`).
     min_count : float, default=1
         AODE: a SPODE takes part for a row when its super-parent's value has at least
         this (weighted) count in training. A missing or unseen super-parent never does.
@@ -67,8 +68,9 @@ class OneDependence(DiscreteNetwork):
         d = len(stats.categories)
         if isinstance(self.parents, str) and self.parents == "all":
             return list(range(d))
-        if self.parents is None:
-            return [int(np.argmax(class_information(stats)))]
+        if self.parents is None:  # the SPODE of highest BIC
+            scores = super_parent_scores(stats, conditional_information(stats))
+            return [int(np.argmax(scores))]
         return [column_position("parent", self.parents, d, names=False)]
 
     def _build(self, stats: PairCounts) -> None:
@@ -79,18 +81,19 @@ class OneDependence(DiscreteNetwork):
         C, sizes = stats.n_classes, self._sizes
         supers = self._super_parents(stats)
         slots = sizes + 2
-        check_table_size(
-            8.0 * C * sum((sizes[p] + 1) * (slots.sum() - slots[p]) for p in supers),
-            "probability tables",
+        check_tables(
+            8.0 * C * sum((sizes[p] + 1.0) * (slots.sum() - slots[p]) for p in supers),
             sizes,
+            "",
         )
         singles = stats.singles()
         marginal = self._class_marginal(stats, singles, supers)
         if (marginal <= 0).any():
+            empty = np.flatnonzero(marginal <= 0)
             raise Undetermined(
-                f"the classes at positions {np.flatnonzero(marginal <= 0).tolist()} have no "
-                "samples yet, so their estimated frequencies (which the SPODEs' densities "
-                "divide by) are 0."
+                f"{class_names(empty)} {'has' if empty.size == 1 else 'have'} no samples "
+                "yet, so the estimated frequencies (which the SPODEs' densities divide by) "
+                "are 0."
             )
         log_class = np.log(marginal)
         self.class_marginal_ = marginal

@@ -67,7 +67,11 @@ def check_mixture_params(mixture, n_classes: int) -> dict:
     check_nonnegative("reg_covar", mixture.reg_covar)
     check_nonnegative("tol", mixture.tol)
     check_integer("max_iter", mixture.max_iter, 0)
-    check_integer("n_init", mixture.n_init, 1)
+    if isinstance(mixture.n_init, str):
+        if mixture.n_init != "auto":
+            raise ValueError(f"n_init must be an integer >= 1 or 'auto', got {mixture.n_init!r}")
+    else:
+        check_integer("n_init", mixture.n_init, 1)
     check_integer("max_components", mixture.max_components, 1)
     if mixture.covariance != "bic" and mixture.covariance not in COVARIANCES:
         raise ValueError(

@@ -29,7 +29,6 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 
 import numpy as np
-from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
@@ -44,6 +43,7 @@ from .checks import (
     check_data,
     check_enough_rows,
 )
+from .em_small import COUNT_EPS, LOG_TINY_RESP, fit_small, is_small, iterate_small
 from .model import (
     MixtureModel,
     centred_block,
@@ -53,15 +53,7 @@ from .model import (
     precisions_cholesky,
     row_block,
 )
-
-#: added to every component's total responsibility, as scikit-learn does: an empty
-#: component keeps a finite mean and the covariance ``reg_covar * I``.
-COUNT_EPS = 10 * np.finfo(np.float64).eps
-
-#: responsibilities are kept above exp(LOG_TINY_RESP) / K (about 1e-200): smaller ones
-#: change nothing, but their products would be denormal numbers, which make the M step's
-#: matrix products several times slower.
-LOG_TINY_RESP = -460.0
+from .starts import kmeans_labels
 
 #: a pass splits its rows into ranges of PASS_ROWS (the same ranges for any number of
 #: threads, which :func:`~bayesrule._engines.threads.n_threads` chooses).
@@ -182,6 +174,7 @@ def fit_mixture(
     means_init=None,
     precisions_init=None,
     previous=None,
+    starts=None,
 ) -> MixtureModel:
     """Fit a Gaussian mixture density to ``X`` by EM (scikit-learn's numerics).
 
@@ -207,6 +200,10 @@ def fit_mixture(
         Initial parameters in scikit-learn's shapes; those not given come from k-means.
     previous : MixtureModel, optional
         Start from this model instead (warm start: one run, its lower bound the start).
+    starts : list of ndarray, optional
+        k-means partitions (labels 0 .. K-1 of the rows of ``X``) to start the runs from,
+        one run each, instead of ``n_init`` drawn here (a BIC search shares them between
+        the covariance structures, see :func:`kmeans_labels`).
 
     Returns
     -------
@@ -232,6 +229,8 @@ def fit_mixture(
     n, d = X.shape
     check_enough_rows(K, n)
     inits = check_inits(covariance, K, d, weights_init, means_init, precisions_init)
+    if starts is not None:
+        n_init = len(starts)
     if all(v is not None for v in inits):
         n_init = 1  # no k-means start: every restart would be the same run
     if previous is not None:
@@ -245,12 +244,23 @@ def fit_mixture(
         stack.enter_context(one_blas_thread())
         if pool is not None:
             stack.enter_context(pool)
-        for _ in range(n_init):
+        if previous is None and all(v is None for v in inits) and pool is None:
+            if is_small(n, K, d, n_init):  # every start at once
+                if starts is None:
+                    starts = [kmeans_labels(X, w, K, rs) for _ in range(n_init)]
+                jobs = [(K, starts)]
+                best = fit_small(X, w, covariance, reg, max_iter, tol, jobs, reference)[0]
+                if isinstance(best, Exception):
+                    raise best
+                n_init = 0
+        for r in range(n_init):
             if previous is not None:
                 start = continued(previous, covariance, reference)
                 bound = previous.lower_bound_
             else:
-                start, bound = _initial(X, w, K, covariance, reg, rs, inits, reference), -np.inf
+                labels = None if starts is None else starts[r]
+                start = _initial(X, w, K, covariance, reg, rs, inits, reference, labels)
+                bound = -np.inf
             model = _iterate(start, X, w, reg, max_iter, tol, bound, pool)
             best = better(best, model, max_iter)
     warn_unconverged(best, max_iter, tol)
@@ -297,12 +307,14 @@ def continued(previous, covariance: str, reference) -> MixtureModel:
     )
 
 
-def _initial(X, w, K, covariance, reg, rs, inits, reference) -> MixtureModel:
-    """Initial model: the given parameters, the rest from k-means responsibilities."""
+def _initial(X, w, K, covariance, reg, rs, inits, reference, labels=None) -> MixtureModel:
+    """Initial model: the given parameters, the rest from k-means responsibilities
+    (``labels``: a partition already drawn, else one drawn from ``rs``)."""
     weights, means, U = inits
     cov = None
     if weights is None or means is None or U is None:
-        labels = KMeans(n_clusters=K, n_init=1, random_state=rs).fit(X, sample_weight=w).labels_
+        if labels is None:
+            labels = kmeans_labels(X, w, K, rs)
         stats = class_moments(X, labels, K, w, kind=get_structure(covariance).stats_kind)
         km_weights, km_means, cov = parameters(stats, covariance, reg, 0.0)
         weights = km_weights if weights is None else weights
@@ -315,7 +327,10 @@ def _initial(X, w, K, covariance, reg, rs, inits, reference) -> MixtureModel:
 
 
 def _iterate(model, X, w, reg, max_iter, tol, bound, pool) -> MixtureModel:
-    """EM from ``model`` until the lower bound changes by less than ``tol``."""
+    """EM from ``model`` until the lower bound changes by less than ``tol`` (a small
+    class in one piece, :mod:`~bayesrule.likelihoods.mixture.em_small`)."""
+    if pool is None and is_small(X.shape[0], *model.means_.shape):
+        return iterate_small(model, X, w, reg, max_iter, tol, bound)
     kind = get_structure(model.covariance).stats_kind
     total = X.shape[0] if w is None else w.sum()
     steps = em_steps(model, total, reg, max_iter, tol, bound)

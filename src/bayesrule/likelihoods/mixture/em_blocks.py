@@ -11,10 +11,11 @@ in a tree and each run's parameters are updated on the caller's side
 then go to the blocks with the next pass. From the same start the result equals the
 in-memory fit up to the order of floating-point sums. Without initial parameters, the
 k-means start of a class sees its first ``sample_rows`` rows (the in-memory fit sees all
-of them); the starts are drawn from the random state in the in-memory order (spec by
-spec, restart by restart), so a class with at most ``sample_rows`` rows starts where it
-does in memory. A spec may also start from a previous fit (``warm_start``): one run from
-its parameters, with its last lower bound as the stopping rule's previous value, as
+of them); the starts are drawn from the random state in the in-memory order (class by
+class, k by k, restart by restart, shared by the structures of a class and k), so a class
+with at most ``sample_rows`` rows starts where it does in memory. A spec may also start
+from a previous fit (``warm_start``): one run from its parameters, with its last lower
+bound as the stopping rule's previous value, as
 :func:`~bayesrule.likelihoods.mixture.em.fit_mixture` does with ``previous``.
 """
 
@@ -37,6 +38,7 @@ from .em import (
     warn_unconverged,
 )
 from .model import MixtureModel, check_inits
+from .starts import draw_starts
 
 
 class Fitted(NamedTuple):
@@ -160,6 +162,8 @@ def fit_mixtures_blocks(
     sample_rows=20_000,
     sums=None,
     errors="raise",
+    plan=None,
+    dedupe=False,
 ) -> list[Fitted]:
     """Fit mixtures to the rows of classes held in ``blocks`` (a Blocks of ``(X, y, w)``).
 
@@ -169,14 +173,15 @@ def fit_mixtures_blocks(
     K and features (or None), is a warm start: one run from its parameters (the given
     initial ones are checked, then unused) whose first change is measured from its
     ``lower_bound_``, as ``fit_mixture(previous=...)``. The k-means starts are drawn from
-    ``rs`` spec by spec, ``n_init`` per spec unless all its initial parameters are given
-    or it starts warm. ``sums``: :func:`class_sums` of the blocks, if already computed.
+    ``rs`` per (class, k), ``n_init`` of them, for the specs that neither start warm nor
+    have all their initial parameters given. ``sums``: :func:`class_sums` of the blocks,
+    if already computed.
+    ``plan``: per class, the k whose k-means starts are drawn, as the in-memory fit draws
+    them (:func:`~bayesrule.likelihoods.mixture.search.draw_starts`: class by class, k by
+    k, ``n_init`` each, ``dedupe`` dropping repeated partitions); the specs of a class
+    and k share them (default: every k of a spec that needs a start).
     ``errors="raise"`` raises the first ValueError of a spec (naming it);
-    ``errors="keep"`` stops only that spec (its remaining restarts are not drawn when its
-    start fails) and returns the error in its result. (All starts are drawn before EM:
-    where EM fails in a restart before the last, the in-memory fit, which then draws no
-    more restarts of that candidate, draws different starts for the candidates after
-    it.)
+    ``errors="keep"`` stops only that spec and returns the error in its result.
 
     Returns per spec a :class:`Fitted`: the best restart and its BIC on all of the
     class's rows; its warnings are returned, not shown.
@@ -186,10 +191,14 @@ def fit_mixtures_blocks(
     n_classes = 1 + max((spec[0] for spec in specs), default=-1)
     if sums is None:
         sums = class_sums(blocks, n_classes)
-    need_head = sorted(
-        {spec[0] for spec in specs if _warm(spec) is None and any(v is None for v in spec[4])}
-    )
-    heads = _heads(blocks, need_head, sample_rows) if need_head else {}
+    if plan is None:
+        plan = {}
+        for spec in specs:
+            if _warm(spec) is None and any(v is None for v in spec[4]):
+                plan.setdefault(spec[0], set()).add(spec[2])
+        plan = {c: sorted(ks) for c, ks in plan.items()}
+    heads = _heads(blocks, sorted(c for c, ks in plan.items() if ks), sample_rows)
+    drawn = {c: draw_starts(*heads[c], plan[c], n_init, rs, dedupe) for c in sorted(heads)}
     starts, failed, caught = {}, {}, {i: [] for i in range(len(specs))}
     bounds = {}  # a warm start's previous lower bound (else -inf)
     for i, spec in enumerate(specs):
@@ -206,12 +215,13 @@ def fit_mixtures_blocks(
                 starts[c, i, 0] = continued(previous, covariance, reference)
                 bounds[c, i, 0] = previous.lower_bound_
                 continue
-            restarts = 1 if all(v is not None for v in inits) else n_init
+            complete = all(v is not None for v in inits)
+            partitions = [None] if complete else drawn[c][K]
             head = heads.get(c, (None, None))
-            for r in range(restarts):
+            for r, labels in enumerate(partitions):
                 with warnings.catch_warnings(record=True) as seen:
                     warnings.simplefilter("always")
-                    start = _initial(*head, K, covariance, reg_covar, rs, inits, reference)
+                    start = _initial(*head, K, covariance, reg_covar, rs, inits, reference, labels)
                 starts[c, i, r] = start
                 caught[i] += [(f"{where}: {item.message}", item.category) for item in seen]
         except (ValueError, TypeError) as exc:
@@ -219,7 +229,7 @@ def fit_mixtures_blocks(
             if errors == "raise" or isinstance(exc, TypeError):
                 raise error from exc
             failed[i] = error
-            for r in range(n_init):
+            for r in range(max(n_init, len(drawn.get(c, {}).get(K, [])))):
                 starts.pop((c, i, r), None)
     runs = {
         key: em_steps(m, sums[key[0]][1], reg_covar, max_iter, tol, bounds.get(key, -np.inf))

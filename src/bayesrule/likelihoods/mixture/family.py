@@ -10,29 +10,41 @@ total weight, over ``k = 1 .. max_components`` (mclust's approach): the lowest w
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from sklearn.utils import check_random_state
 
 from ..._signatures import storing_init
-from ..._text import FEATURES_SHOWN, block
-from ..base import BLOCK_BYTES, Likelihood
+from ..._text import FEATURES_SHOWN, block, class_name, count
+from ..base import BLOCK_BYTES, SQUARING_LIMIT, Likelihood
+from .candidates import fit_candidates
 from .checks import INITS, check_mixture_params
 from .em import fit_mixture
 from .em_blocks import class_sums, fit_mixtures_blocks
-from .model import COVARIANCES, MixtureModel, n_free, row_block
+from .model import MixtureModel, row_block
+from .search import (
+    candidates,
+    check_warm,
+    choose,
+    distinct_rows,
+    n_starts,
+    show_refused,
+    too_small,
+    warm_of,
+    warn_all,
+    where,
+)
+from .starts import draw_starts
 
 __all__ = ["MIXTURE", "Mixture", "MixtureModel", "fit_mixture"]
 
 #: the mixture's parameters with their defaults (GaussianMixtureBayes takes them too)
 MIXTURE = {
-    "n_components": 1,
+    "n_components": "bic",
     "covariance": "full",
     "reg_covar": 1e-6,
     "max_iter": 200,
     "tol": 1e-4,
-    "n_init": 1,
+    "n_init": "auto",
     "random_state": None,
     "weights_init": None,
     "means_init": None,
@@ -94,6 +106,7 @@ class Mixture(Likelihood):
     """
 
     input_kind = "dense"
+    largest_magnitude = SQUARING_LIMIT
 
     __init__ = storing_init("Mixture", MIXTURE, positional=tuple(MIXTURE))
 
@@ -102,39 +115,37 @@ class Mixture(Likelihood):
         """The validated settings; ValueError/TypeError naming the parameter."""
         return check_mixture_params(self, n_classes)
 
-    def _candidates(self, c: int, n_rows: int, distinct: int, d: int) -> list[tuple[str, int]]:
-        """The (covariance, k) pairs to fit for class ``c`` (ValueError when impossible)."""
-        structures = list(COVARIANCES) if self.covariance == "bic" else [self.covariance]
+    def _candidates(self, c: int, n_rows: int, distinct: int, d: int):
+        """The (covariance, k) pairs to fit for class ``c`` and ``{pair: reason}`` of those
+        left out (:func:`~bayesrule.likelihoods.mixture.search.candidates`); ValueError
+        when a fixed number of components is impossible."""
         if isinstance(self.n_components, str):  # "bic"
-            ks = range(1, min(self.max_components, distinct) + 1)
-            pairs = [(s, k) for s in structures for k in ks]
-            # a candidate with more free parameters than samples can interpolate its data,
-            # and BIC would not see it: such candidates are not tried
-            pairs = [p for p in pairs if n_free(*p, d) <= n_rows] or pairs[:1]
-            return [p for p in pairs if not self._too_small(distinct, *p, d)] or pairs[:1]
+            return candidates(self, None, n_rows, distinct, d)
         k = self._components_of(c)
         if k > n_rows:
             raise ValueError(
-                f"n_components={k} for the class at position {c} is more than its {n_rows} "
-                f"samples (with positive weight); use n_components <= {n_rows} there."
+                f"n_components={k} for {class_name(c)} is more than its "
+                f"{count(n_rows, 'sample')} (with positive weight); use n_components <= "
+                f"{n_rows} there."
             )
-        for structure in structures:
-            need = self._too_small(distinct, structure, k, d)
+        pairs, refused = candidates(self, k, n_rows, distinct, d)
+        for structure, _ in pairs:
+            need = too_small(self.reg_covar, distinct, structure, k, d)
             if need:
                 raise ValueError(
-                    f"the class at position {c} has {distinct} distinct samples, too few for "
+                    f"{class_name(c)} has {count(distinct, 'distinct sample')}, too few for "
                     f"{k} components with covariance={structure!r} and reg_covar=0 (about "
                     f"{need} are needed); use fewer components, set reg_covar > 0, or use "
                     "covariance='diag'."
                 )
-        return [(s, k) for s in structures]
+        return pairs, refused
 
-    def _too_small(self, distinct: int, structure: str, k: int, d: int) -> int:
-        """Distinct samples needed for nonsingular covariances at reg_covar=0 (0: enough)."""
-        if self.reg_covar > 0:
-            return 0
-        need = {"full": k * (d + 1), "tied": k + d}.get(structure, 2 * k)
-        return need if distinct < need else 0
+    def _drawn_ks(self, c: int, pairs, previous, given: dict) -> list[int]:
+        """The k of class c that need k-means starts: those of a candidate that starts
+        neither warm nor from given weights, means and precisions."""
+        if all(given.get(name) is not None for name in INITS):
+            return []
+        return sorted({k for s, k in pairs if warm_of(previous, c, s, k) is None})
 
     # ----------------------------------------------------------------- fitting
     def blockwise_reason(self) -> str | None:
@@ -159,7 +170,9 @@ class Mixture(Likelihood):
         d = X.shape[1]
         rs = check_random_state(self.random_state)
         previous = self._previous(n_classes)
-        mixtures, tables = [], []
+        choose_k = isinstance(self.n_components, str)
+        choosing = choose_k or self.covariance == "bic"
+        mixtures, tables, refusals = [], [], []
         for c in range(n_classes):
             rows = y == c
             if sample_weight is not None:
@@ -167,35 +180,23 @@ class Mixture(Likelihood):
             Xc = X[rows]
             wc = None if sample_weight is None else sample_weight[rows]
             if Xc.shape[0] == 0:
-                raise ValueError(
-                    f"the class at position {c} has no samples (with positive weight)."
-                )
-            needed = isinstance(self.n_components, str) or self.reg_covar == 0
-            distinct = _distinct_rows(Xc) if needed else Xc.shape[0]
-            table, best, first_error = {}, None, None
-            for structure, k in self._candidates(c, Xc.shape[0], distinct, d):
-                options = {name: value.get(c) for name, value in inits.items()}
-                prev = _warm(previous, c, structure, k)
-                try:
-                    model, caught = self._fit_one(c, Xc, wc, structure, k, rs, options, prev)
-                except ValueError as exc:
-                    if isinstance(self.n_components, str) or self.covariance == "bic":
-                        first_error = first_error or exc  # a candidate BIC cannot use
-                        continue
-                    raise
-                table[(structure, k)] = model.bic(Xc, wc)
-                if (
-                    best is None
-                    or table[(structure, k)] < table[(best.covariance, best.n_components)]
-                ):
-                    best, best_caught = model, caught
-            if best is None:
-                raise first_error
-            for message, category in best_caught:  # the chosen model's warnings only
-                warnings.warn(message, category, stacklevel=3)
+                raise ValueError(f"{class_name(c)} has no samples (with positive weight).")
+            check_warm(c, previous, d)
+            needed = choose_k or self.reg_covar == 0
+            distinct = distinct_rows(Xc) if needed else Xc.shape[0]
+            pairs, refused = self._candidates(c, Xc.shape[0], distinct, d)
+            options = {name: value.get(c) for name, value in inits.items()}
+            ks = self._drawn_ks(c, pairs, previous, options)
+            starts = draw_starts(Xc, wc, ks, n_starts(self.n_init, choose_k), rs, choosing)
+            results = fit_candidates(self, c, Xc, wc, pairs, starts, options, previous)
+            total = Xc.shape[0] if wc is None else float(wc.sum())
+            best, caught, table = choose(c, results, refused, total, self.reg_covar, choosing)
+            warn_all(caught)  # the chosen model's warnings only
             mixtures.append(best)
             tables.append(table)
-        self.mixtures_, self.bic_, self.pending_ = mixtures, tables, None
+            refusals.append(refused)
+        self.mixtures_, self.bic_, self.refused_ = mixtures, tables, refusals
+        self.pending_ = None
         return self
 
     def fit_blocks(self, blocks, n_classes):
@@ -203,62 +204,65 @@ class Mixture(Likelihood):
         :class:`~bayesrule._blocks.Blocks` of ``(X, y, w)``, ``y`` class positions): one
         pass over the blocks per iteration, shared by all classes and, when BIC chooses,
         by all their candidates (see
-        :mod:`~bayesrule.likelihoods.mixture.em_blocks`). The candidates, the random starts'
-        order, the warm starts, the choice and ``bic_`` are those of :meth:`fit`."""
+        :mod:`~bayesrule.likelihoods.mixture.em_blocks`). The candidates, the k-means
+        starts and their order, the warm starts, the refusals, the choice and ``bic_`` are
+        those of :meth:`fit`."""
         inits = self._check_params(n_classes)
         previous = self._previous(n_classes)
-        choose = isinstance(self.n_components, str) or self.covariance == "bic"
-        needed = isinstance(self.n_components, str) or self.reg_covar == 0
+        choose_k = isinstance(self.n_components, str)
+        choosing = choose_k or self.covariance == "bic"
+        needed = choose_k or self.reg_covar == 0
         # distinct rows are counted up to what the candidates' rules look at: k <= K
-        # components need at most K (d + 1) of them (see _too_small)
-        if isinstance(self.n_components, str):
+        # components need at most K (d + 1) of them (see search.too_small)
+        if choose_k:
             largest = self.max_components
         else:
             largest = max(self._components_of(c) for c in range(n_classes))
         sums = class_sums(blocks, n_classes, largest if needed else 0)
-        specs = []
+        specs, refusals, plan = [], [], {}
         for c in range(n_classes):
             if c not in sums:
-                raise ValueError(
-                    f"the class at position {c} has no samples (with positive weight)."
-                )
+                raise ValueError(f"{class_name(c)} has no samples (with positive weight).")
             n_rows = sums[c][0]
             d = sums[c][2].size
             distinct = len(sums[c][3]) if needed else n_rows
-            given = tuple(inits.get(name, {}).get(c) for name in INITS)
-            for structure, k in self._candidates(c, n_rows, distinct, d):
-                warm = _warm(previous, c, structure, k)
-                specs.append((c, _where(c, k, structure), k, structure, given, warm))
+            check_warm(c, previous, d)
+            options = {name: value.get(c) for name, value in inits.items()}
+            given = tuple(options.get(name) for name in INITS)
+            pairs, refused = self._candidates(c, n_rows, distinct, d)
+            refusals.append(refused)
+            plan[c] = self._drawn_ks(c, pairs, previous, options)
+            for structure, k in pairs:
+                warm = warm_of(previous, c, structure, k)
+                specs.append((c, where(c, k, structure), k, structure, given, warm))
         fitted = fit_mixtures_blocks(
             blocks,
             specs,
             reg_covar=self.reg_covar,
             max_iter=self.max_iter,
             tol=self.tol,
-            n_init=self.n_init,
+            n_init=n_starts(self.n_init, choose_k),
             rs=check_random_state(self.random_state),
             sums=sums,
-            errors="keep" if choose else "raise",
+            errors="keep" if choosing else "raise",
+            plan=plan,
+            dedupe=choosing,
         )
         mixtures, tables = [], []
         for c in range(n_classes):
-            table, best, first_error = {}, None, None
-            for spec, result in zip(specs, fitted, strict=True):
-                if spec[0] != c:
-                    continue
-                if result.model is None:
-                    first_error = first_error or result.error
-                    continue
-                table[(spec[3], spec[2])] = result.bic
-                if best is None or result.bic < best.bic:  # the first of equal BICs
-                    best = result
-            if best is None:
-                raise first_error
-            for message, category in best.warnings:  # the chosen model's warnings only
-                warnings.warn(message, category, stacklevel=3)
-            mixtures.append(best.model)
+            results = [
+                ((spec[3], spec[2]), got.model, got.bic, got.warnings, got.error)
+                for spec, got in zip(specs, fitted, strict=True)
+                if spec[0] == c
+            ]
+            best, caught, table = choose(
+                c, results, refusals[c], sums[c][1], self.reg_covar, choosing
+            )
+            warn_all(caught)  # the chosen model's warnings only
+            mixtures.append(best)
             tables.append(table)
-        self.mixtures_, self.bic_, self.pending_ = mixtures, tables, None
+        self.mixtures_, self.bic_, self.refused_ = mixtures, tables, refusals
+        self.pending_ = None
         return self
 
     def _previous(self, n_classes: int) -> list | None:
@@ -270,30 +274,6 @@ class Mixture(Likelihood):
         """The fixed number of components of class c (a dict leaves out classes of 1)."""
         k = self.n_components
         return k.get(c, 1) if isinstance(k, dict) else k
-
-    def _fit_one(self, c, Xc, wc, structure, k, rs, options, previous):
-        """One candidate and its warnings (message, category), errors and warnings
-        naming the class and the candidate."""
-        where = _where(c, k, structure)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                model = fit_mixture(
-                    Xc,
-                    wc,
-                    k,
-                    covariance=structure,
-                    reg_covar=self.reg_covar,
-                    max_iter=self.max_iter,
-                    tol=self.tol,
-                    n_init=self.n_init,
-                    random_state=rs,
-                    previous=previous,
-                    **options,
-                )
-            except (ValueError, TypeError) as exc:
-                raise type(exc)(f"{where}: {exc}") from exc
-        return model, [(f"{where}: {item.message}", item.category) for item in caught]
 
     # ----------------------------------------------------------------- evaluation
     @property
@@ -335,7 +315,10 @@ class Mixture(Likelihood):
             f"Gaussian mixture per class (EM), n_components={n_components!r}, "
             f"covariance={self.covariance!r}, reg_covar={self.reg_covar:g}"
         ]
-        for label, model, table in zip(classes, self.mixtures_, self.bic_, strict=True):
+        refusals = getattr(self, "refused_", None) or [{}] * len(self.mixtures_)
+        for label, model, table, refused in zip(
+            classes, self.mixtures_, self.bic_, refusals, strict=True
+        ):
             key = (model.covariance, model.n_components)
             state = "converged" if model.converged_ else "not converged"
             lines.append(
@@ -344,7 +327,9 @@ class Mixture(Likelihood):
                 f"{model.covariance!r}, {model.n_iter_} EM iterations ({state}), "
                 f"BIC {table[key]:.6g}"
                 + (f" (lowest of {len(table)} candidates)" if len(table) > 1 else "")
+                + (f"; {len(refused)} refused (no BIC):" if refused else "")
             )
+            lines += show_refused(refused)
             lines += block("weights", model.weights_)
             columns = f"rows: components; columns: {', '.join(map(str, shown))}"
             lines += block(f"means ({columns})", model.means_[:, : len(shown)])
@@ -353,23 +338,3 @@ class Mixture(Likelihood):
             if more > 0:
                 lines.append(f"  ... ({more} more features)")
         return lines
-
-
-def _warm(previous: list | None, c: int, structure: str, k: int) -> MixtureModel | None:
-    """Class c's last mixture when the candidate (structure, k) is its own (a warm
-    start), else None (the candidate starts as a first fit does)."""
-    prev = previous[c] if previous is not None else None
-    if prev is not None and (prev.covariance, prev.n_components) != (structure, k):
-        return None
-    return prev
-
-
-def _where(c: int, k: int, structure: str) -> str:
-    """How errors and warnings name a class's candidate."""
-    return f"class at position {c} (n_components={k}, covariance={structure!r})"
-
-
-def _distinct_rows(X: np.ndarray) -> int:
-    """Number of distinct rows of ``X`` (byte-wise after mapping -0.0 to 0.0; at least 1)."""
-    rows = np.ascontiguousarray(X + 0.0).view(np.dtype((np.void, X.dtype.itemsize * X.shape[1])))
-    return int(np.unique(rows).shape[0])

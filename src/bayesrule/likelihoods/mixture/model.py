@@ -149,6 +149,12 @@ class MixtureModel:
         with np.errstate(divide="ignore"):  # a zero weight: -inf, the component is off
             self._const = (np.log(self.weights_) + log_det - 0.5 * d * LOG_2PI)[:, None]
 
+    def check_state(self, n_features: int) -> None:
+        """Refuse (ValueError) parameters no EM run gives (e.g. from an edited file)."""
+        from .state import check_mixture_model
+
+        check_mixture_model(self, n_features, precisions_cholesky)
+
     # ----------------------------------------------------------------- evaluation
     def _block_log_prob(self, Xa: np.ndarray, Z=None, out=None) -> np.ndarray:
         """``ln w_k + ln N_k(x)`` of a block, shape (K, m).

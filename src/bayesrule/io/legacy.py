@@ -1,0 +1,54 @@
+"""What files written by earlier versions lack: the names classes had before the layout
+of the second wave (:mod:`bayesrule.io.codec` registers them as aliases), and the
+parameters added since, with the values that reproduce what those files computed."""
+
+#: parameters added after files were written, by class name: a stored object without
+#: one gets the value that keeps its old behaviour (not the new default)
+ADDED_PARAMETERS = {
+    # exact kernel sums (the binned evaluation came with "auto")
+    "Kernel": {"algorithm": "exact"},
+    "KernelNB": {"algorithm": "exact"},
+    # each value its own category (continuous columns were binned only when asked)
+    "Categorical": {"discretize": None, "n_bins": 5},
+    "CategoricalNB": {"discretize": None, "n_bins": 5},
+}
+
+#: names of the same classes in files written before the layout of the second wave
+#: (modules moved; the classes are the ones above, found by their new paths)
+_LEGACY = {
+    "bayesrule.classifier.BayesClassifier": "bayesrule.estimators.classifier.BayesClassifier",
+    "bayesrule.estimators.GaussianNB": "bayesrule.estimators.gaussian.GaussianNB",
+    "bayesrule.estimators.QuadraticDiscriminant": (
+        "bayesrule.estimators.gaussian.QuadraticDiscriminant"
+    ),
+    "bayesrule.estimators.LinearDiscriminant": "bayesrule.estimators.gaussian.LinearDiscriminant",
+    "bayesrule.estimators.NearestMean": "bayesrule.estimators.gaussian.NearestMean",
+    "bayesrule.naive_bayes.BernoulliNB": "bayesrule.estimators.naive_bayes.BernoulliNB",
+    "bayesrule.naive_bayes.MultinomialNB": "bayesrule.estimators.naive_bayes.MultinomialNB",
+    "bayesrule.naive_bayes.ComplementNB": "bayesrule.estimators.naive_bayes.ComplementNB",
+    "bayesrule.naive_bayes.CategoricalNB": "bayesrule.estimators.naive_bayes.CategoricalNB",
+    "bayesrule.naive_bayes.KernelNB": "bayesrule.estimators.naive_bayes.KernelNB",
+    "bayesrule.mixed.MixedNB": "bayesrule.estimators.mixed.MixedNB",
+    "bayesrule.mixture_bayes.GaussianMixtureBayes": (
+        "bayesrule.estimators.mixture.GaussianMixtureBayes"
+    ),
+    "bayesrule.seminaive.SPODE": "bayesrule.estimators.one_dependence.SPODE",
+    "bayesrule.seminaive.AODE": "bayesrule.estimators.one_dependence.AODE",
+    "bayesrule.network_bayes.TAN": "bayesrule.estimators.network.TAN",
+    "bayesrule.network_bayes.KDB": "bayesrule.estimators.network.KDB",
+    "bayesrule.likelihoods.counts.CountStats": "bayesrule.stats.counts.CountStats",
+    "bayesrule.likelihoods.one_dependence.OneDependence": (
+        "bayesrule.likelihoods.discrete.one_dependence.OneDependence"
+    ),
+    "bayesrule.likelihoods.network.TreeAugmented": (
+        "bayesrule.likelihoods.discrete.learned.TreeAugmented"
+    ),
+    "bayesrule.likelihoods.network.KDependence": (
+        "bayesrule.likelihoods.discrete.learned.KDependence"
+    ),
+    "bayesrule.likelihoods.pair_counts.PairCounts": "bayesrule.stats.pair_counts.PairCounts",
+    "bayesrule.likelihoods.mixture_model.MixtureModel": (
+        "bayesrule.likelihoods.mixture.model.MixtureModel"
+    ),
+    "bayesrule.stats.ClassMoments": "bayesrule.stats.moments.ClassMoments",
+}
