@@ -213,7 +213,8 @@ def test_any_priors_are_refused_or_give_finite_posteriors(case):
             try:
                 labels = model.predict(X, priors=np.array(priors))
             except ALLOWED:
-                raise AssertionError("predict_proba took the priors, predict refused them") from None
+                took = "predict_proba took the priors, predict refused them"
+                raise AssertionError(took) from None
             assert np.all(np.isin(labels, model.classes_))
 
     check()
