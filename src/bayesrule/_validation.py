@@ -91,6 +91,8 @@ def _all_finite(values: np.ndarray, allow_nan: bool, limit: float = np.inf) -> b
                 flat = chunk.ravel()
                 if np.vdot(flat, flat) <= limit * limit:  # False for NaN and inf
                     return True
+                if allow_nan:  # NaN marks missing values: the largest of the others
+                    return bool(np.nanmax(np.abs(flat), initial=0.0) <= limit)
             elif np.isfinite(np.add.reduce(chunk, axis=None)):
                 return True
         return allow_nan and not np.isinf(chunk).any() and not bounded

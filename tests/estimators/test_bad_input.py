@@ -350,4 +350,5 @@ def test_the_threaded_finiteness_check_reads_arrays_in_place(monkeypatch):
     for values, allow_nan in ((big, False), ((big / 1e270).astype(np.float32), True)):
         _all_finite(values, allow_nan)  # may say "look closer"; must not warn (an error here)
     y = np.arange(100) % 2
-    GaussianNB().fit(big / 1e300, y)  # no RuntimeWarning from the check
+    spread = 1.0 + np.arange(100)[:, None] / 1000  # every column varies within a class
+    GaussianNB().fit(big / 1e300 * spread, y)  # no RuntimeWarning from the check

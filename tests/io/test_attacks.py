@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 from registry import CASES
 
-from bayesrule import GaussianNB
+from bayesrule import CategoricalNB, GaussianNB, KernelNB
 from bayesrule import io as bio
 from bayesrule.cli import main
 from bayesrule.io import container
@@ -472,3 +472,64 @@ def test_a_fifo_and_dev_zero_are_refused_without_reading(tmp_path):
             assert outcome.startswith(("exit 1", "exit 2")), (key, outcome)
         assert "not a regular file" in outcome, (key, outcome)
         assert cpu < CPU_S, (key, cpu)
+
+
+def test_forged_grid_positions_of_a_kernel_density_are_refused(tmp_path):
+    """Integer arrays that the statistics fix (a binned density's node counts) must equal
+    them: within their range they once loaded, and predict indexed outside the grid."""
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(0, 1, (1500, 1)), rng.normal(100, 1, (500, 1))]
+    y = np.repeat([0, 1], 1000)
+    model = KernelNB(bandwidth=0.5, algorithm="binned").fit(X, y)
+    forged = copy.deepcopy(model)
+    counts = forged.likelihood_._grids[1][0][2]  # class 1: rows around 0 and around 100
+    assert len(counts) == 2  # two segments of grid nodes
+    counts[:] = counts.max()
+    path = tmp_path / "forged.model"
+    bio.save(forged, path)
+    refused(bio.load, path)
+    bio.save(model, path)
+    assert np.isfinite(bio.load(path).predict_proba([[105.3]])).all()
+
+
+@pytest.mark.parametrize("attribute", ["priors_", "class_prior_", "classes_"])
+def test_forged_state_of_a_decision_rule_is_refused(tmp_path, attribute):
+    """A wrapper's own fitted state is checked too: NaN priors once loaded and gave NaN
+    posteriors and the first class for every row."""
+    from sklearn.datasets import load_iris
+
+    from bayesrule import QuadraticDiscriminant
+    from bayesrule.decision import Minimax
+
+    X, y = load_iris(return_X_y=True)
+    rule = Minimax(QuadraticDiscriminant(), calibration=None).fit(X, y)
+    path = tmp_path / "rule.model"
+    bio.save(rule, path)
+    assert np.isfinite(bio.load(path).predict_proba(X[:3])).all()
+    forged = copy.deepcopy(rule)
+    if attribute == "classes_":
+        forged.classes_ = forged.classes_[::-1].copy()
+    else:
+        getattr(forged, attribute)[0] = np.nan
+    bio.save(forged, path)
+    refused(bio.load, path)
+
+
+def test_forged_bins_of_a_categorical_model_are_refused(tmp_path):
+    """Bins are learned from the data, not derived from the statistics: NaN or unordered
+    cut points once loaded and gave every row the same posterior."""
+    rng = np.random.default_rng(1)
+    X = np.c_[rng.normal(size=200), rng.integers(0, 3, 200)]
+    y = (X[:, 0] + 0.3 * rng.normal(size=200) > 0).astype(int)
+    model = CategoricalNB().fit(X, y)
+    assert model.bin_edges_[0] is not None and model.bin_edges_[1] is None
+    path = tmp_path / "model.model"
+    for forge in (
+        lambda edges: edges.__setitem__(0, np.array([np.nan, 5.0, -3.0])),
+        lambda edges: edges.__setitem__(0, edges[0][::-1].copy()),
+        lambda edges: edges.pop(),
+    ):
+        forged = copy.deepcopy(model)
+        forge(forged.likelihood_.bin_edges_)
+        bio.save(forged, path)
+        refused(bio.load, path)

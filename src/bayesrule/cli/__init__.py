@@ -171,7 +171,7 @@ def _parser() -> argparse.ArgumentParser:
         "--reg-covar",
         type=_reg_covar,
         metavar="R",
-        help="qda, lda, mixture: variance added, or auto",
+        help="qda, lda: variance added, or auto (the default); mixture: a number",
     )
     p.add_argument(
         "--discretize", metavar="HOW", help="aode, tan, kdb, spode: auto, mdl, quantile or none"

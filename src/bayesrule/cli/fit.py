@@ -9,10 +9,6 @@ prediction is slow (kernel densities) would otherwise spend longer there than in
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
-
 import numpy as np
 
 from . import data as D
@@ -36,22 +32,13 @@ def training_accuracy(est, X, y, random_state: int = 0) -> tuple[float, str]:
 
 
 def write_model(est, path) -> None:
-    """Save ``est`` to ``path`` through a temporary file in the same folder."""
+    """Save ``est`` to ``path``, the last step of ``fit``: :func:`bayesrule.io.save`
+    writes a temporary file beside it and renames it, so a failure leaves no file (and
+    an older model at ``path`` as it was)."""
     from ..io import save
 
     output_folder(path)
-    folder = Path(path).parent
-    handle, temporary = tempfile.mkstemp(prefix=f".{Path(path).name}.", dir=folder)
-    os.close(handle)
-    try:
-        save(est, temporary)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as a plain open() would have made it
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.remove(temporary)
+    save(est, path)
 
 
 def components_note(est, max_components) -> list[str]:
@@ -67,7 +54,8 @@ def components_note(est, max_components) -> list[str]:
         tried = max(k for _, k in table)
         if tried >= max_components:
             continue
-        reasons = [refused[key] for key in sorted(refused, key=lambda key: key[1])]
+        beyond = [key for key in refused if key[1] > tried]
+        reasons = [refused[key] for key in sorted(beyond, key=lambda key: key[1])]
         why = reasons[0].split(" (")[0] if reasons else "too few rows for more"
         notes.append(
             f"Note: --max-components {max_components}: for class {label} "

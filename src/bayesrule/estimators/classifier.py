@@ -134,7 +134,8 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         return self
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
-        """Add a batch of labelled data; equal to ``fit`` on all batches together.
+        """Add a batch of labelled data; equal to ``fit`` on all batches together (bins
+        of continuous columns, ``discretize``, are learned on the first batch).
 
         Parameters
         ----------

@@ -159,7 +159,8 @@ class QuadraticDiscriminant(_GaussianParameters, Preset):
         samples than features, a feature constant within the class); the features'
         units do not matter. A float is added to the diagonal of every covariance; ``0``
         refuses singular covariances with a ValueError. A class whose rows are all
-        equal (one row, say) has no spread to scale by and needs a float > 0. See
+        equal (one row, say) gets the added variances alone: a density of width about
+        0.1 % of each feature's spread around that row (a float > 0 sets another). See
         :mod:`bayesrule.likelihoods.regularisation`.
     priors, loss, reject_label
         As in :class:`~bayesrule.BayesClassifier`.

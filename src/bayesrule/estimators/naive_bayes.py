@@ -194,7 +194,7 @@ class CategoricalNB(Preset):
         feature and the value.
     discretize : {"auto", "mdl", "quantile"} or None, default="auto"
         How to bin float columns, as in :class:`~bayesrule.AODE`: "auto" the continuous
-        ones and the whole-number ones of more than sqrt(n) values by supervised MDL cut
+        ones and the whole-number ones of more than max(sqrt(n), 20) values by supervised MDL cut
         points (Fayyad and Irani, as Weka), float codes kept as values; "mdl" or
         "quantile" every float column. None: keep whole-number floats as values and
         refuse other floats with a ValueError.

@@ -14,7 +14,7 @@ integer, string and boolean columns stay as they are:
 
 * ``"auto"`` (the default): Fayyad and Irani's supervised MDL cut points, as Weka
   discretises numeric attributes before its AODE, of the continuous columns and of the
-  whole-number ones with more than sqrt(n) distinct values (53.0 mg, 3750.0 g); float
+  whole-number ones with more than max(sqrt(n), 20) distinct values (53.0 mg, 3750.0 g); float
   codes with fewer (OrdinalEncoder output, 0/1 flags) stay values;
 * ``"mdl"``: the same cut points for every float column;
 * ``"quantile"``: ``n_bins`` equal-frequency bins (weighted) of every float column;
@@ -45,7 +45,7 @@ _SHARED = """alpha : float, default=1.0
         A value never seen in training, as in :class:`~bayesrule.CategoricalNB`.
     discretize : {"auto", "mdl", "quantile"} or None, default="auto"
         How to bin float columns: "auto" the continuous ones and the whole-number ones of
-        more than sqrt(n) values by supervised MDL cut points; "mdl" or "quantile"
+        more than max(sqrt(n), 20) values by supervised MDL cut points; "mdl" or "quantile"
         (``n_bins`` equal-frequency bins) every float column. None: keep whole-number
         floats as codes and refuse other floats with a ValueError.
     n_bins : int, default=5

@@ -110,3 +110,32 @@ def check_classifier(est) -> None:
     except ValueError:  # partial_fit has not seen every class: predicting says so
         return
     _probe(like, d, C, name)
+
+
+def check_decision_wrapper(obj) -> None:
+    """Refuse (ValueError) a fitted decision rule (``BayesDecision``, ``Minimax``,
+    ``NeymanPearson``: an object holding a fitted ``estimator_``) whose own state no fit
+    gives: its classes are its estimator's, its numbers have no NaN (an infinity only
+    among thresholds), and its priors are probabilities summing to 1."""
+    name = type(obj).__name__
+    inner = getattr(obj, "estimator_", None)
+    classes = getattr(inner, "classes_", None)
+    if classes is None or not np.array_equal(getattr(obj, "classes_", None), classes):
+        raise ValueError(f"{name}.classes_ are not the classes of its estimator_")
+    for key, value in vars(obj).items():
+        if not key.endswith("_") or key == "classes_":
+            continue
+        parts = value if isinstance(value, tuple) else (value,)
+        for part in parts:
+            if isinstance(part, (float, np.floating, np.ndarray)) and not isinstance(part, bool):
+                numbers = np.asarray(part)
+                if numbers.dtype.kind != "f":
+                    continue
+                thresholds = key in ("threshold_", "roc_")  # may be infinite
+                if np.isnan(numbers).any() or (not thresholds and np.isinf(numbers).any()):
+                    raise ValueError(f"{name}.{key} holds numbers that are not finite")
+        if "prior" in key and isinstance(value, np.ndarray):
+            if value.shape != (len(classes),) or (value < 0).any():
+                raise ValueError(f"{name}.{key} are not {len(classes)} probabilities")
+            if not np.isclose(value.sum(), 1.0, rtol=0, atol=1e-9):
+                raise ValueError(f"{name}.{key} do not sum to 1")

@@ -59,7 +59,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from ..estimators.classifier import BayesClassifier
-from ..estimators.state import check_classifier
+from ..estimators.state import check_classifier, check_decision_wrapper
 from .codec import _Decoder, _Encoder, _Invalid, _registry, json_nodes, register
 from .container import FORMAT, FORMAT_VERSION, _container, _unpack
 from .reading import _max_bytes, read_bounded
@@ -254,10 +254,16 @@ def _check_fitted(estimator, shown: str) -> None:
     checked against its invariants (:func:`bayesrule.estimators.state.check_classifier`,
     which runs its likelihood's ``check_state``); load raises ValueError for any failure."""
     for obj in _objects(estimator):
-        if not isinstance(obj, BayesClassifier) or "classes_" not in vars(obj):
+        if "classes_" not in vars(obj):
+            continue
+        if isinstance(obj, BayesClassifier):
+            check = check_classifier
+        elif "estimator_" in vars(obj):  # a fitted decision rule around a classifier
+            check = check_decision_wrapper
+        else:
             continue
         try:
-            check_classifier(obj)
+            check(obj)
         except Exception as exc:  # noqa: BLE001 - a forged state fails in any way
             raise ValueError(
                 f"{shown} is not a valid bayesrule model file: its fitted state is not one "

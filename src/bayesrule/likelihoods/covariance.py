@@ -26,6 +26,10 @@ from .._text import class_name, count
 from ..stats.moments import STATS_BLOCK_BYTES, ClassMoments, class_moments
 from .base import Undetermined
 
+#: the smallest variance a diagonal structure takes: below it (subnormal numbers) the
+#: precision ``1 / variance`` overflows float64
+SMALLEST_VARIANCE = float(np.finfo(np.float64).tiny)
+
 
 @dataclass(frozen=True)
 class Structure:
@@ -53,7 +57,7 @@ class Structure:
 
     def estimate(self, stats: ClassMoments) -> np.ndarray:
         """ML covariance (divide by n) in the native shape."""
-        n, scatter = stats.count, stats.scatter
+        n, scatter = stats.count, stats.snapped()  # constant up to rounding: exactly
         if self.dense:
             return scatter / (n.sum() if self.tied else n[:, None, None])
         if self.form == "spherical":
@@ -154,14 +158,20 @@ class Structure:
                 prec[k] = U
                 log_det[k] = np.log(np.diag(U)).sum()
             return prec, log_det
-        bad = ~(kern > 0)
+        bad = ~(kern >= SMALLEST_VARIANCE)
         if bad.any():
             k, j = np.argwhere(bad)[0]
             where = "all classes" if self.tied else class_name(k)
             if given is not None:
                 raise ValueError(
                     f"{given} must be positive; feature {j} has variance "
-                    f"{float(kern[k, j])!r} in {where}."
+                    f"{float(kern[k, j])!r} in {where} (at least {SMALLEST_VARIANCE:g})."
+                )
+            if kern[k, j] > 0:  # its precision 1 / variance would overflow float64
+                raise Undetermined(
+                    f"feature {j} has variance {float(kern[k, j]):g} in {where}, too small "
+                    "for float64 (its precision overflows); rescale the feature (e.g. "
+                    "sklearn.preprocessing.StandardScaler)."
                 )
             raise Undetermined(
                 f"feature {j} has zero variance in {where}; the density is singular. "
@@ -176,7 +186,7 @@ class Structure:
         variance not positive or, for dense ones, :func:`cholesky_factor` refusing."""
         if self.dense:
             return np.array([cholesky_factor(S) is None for S in kern], dtype=bool)
-        return ~(kern > 0).all(axis=1)
+        return ~(kern >= SMALLEST_VARIANCE).all(axis=1)
 
     def mahalanobis(self, P, M, means, reference, Xc, relative: bool) -> np.ndarray:
         """Squared Mahalanobis distances (C, rows) of rows ``Xc`` (centred on

@@ -166,8 +166,11 @@ def locate(X):
 
 
 def _has_nan(v: np.ndarray) -> bool:
-    # a sum is NaN when any term is (inf cannot occur: X is validated finite or NaN)
-    return v.size > 0 and bool(np.isnan(np.add.reduce(v, axis=None)))
+    # a sum is NaN when any term is (inf cannot occur: X is validated finite or NaN); a
+    # sum of huge values may overflow, to inf or, with both signs, to NaN: look closer
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.add.reduce(v, axis=None) if v.size else 0.0
+    return bool(np.isnan(total)) and bool(np.isnan(v).any())
 
 
 def _dense_sums(X, y, n_classes, w, values, name):

@@ -98,6 +98,31 @@ class ClassMoments:
         """The statistics of both blocks (see :func:`merge`)."""
         return merge(self, other)
 
+    def rounding(self) -> np.ndarray:
+        """Per class and feature (C, d): the sum of squares that rounding alone leaves
+        about a class mean, ``n (n eps mean)^2`` (the rule of scikit-learn's
+        StandardScaler for a constant feature; ``n`` the weighted count). A scatter at or
+        below it is a feature constant in that class, whose sums did not cancel exactly
+        (weights, a mean far from zero)."""
+        n = self.count if self.per_feature else self.count[:, None]
+        return n * (n * np.finfo(np.float64).eps * self.mean) ** 2
+
+    def snapped(self) -> np.ndarray:
+        """The scatter with the features that are constant in a class up to
+        :meth:`rounding` set to exactly 0 (their rows and columns, for full and tied
+        layouts; a tied scatter compares with the classes' summed rounding)."""
+        floor = self.rounding()
+        scatter = np.array(self.scatter, dtype=np.float64, copy=True)
+        if self.kind == "diag":
+            scatter[scatter <= floor] = 0.0
+            return scatter
+        flat = scatter[None] if self.kind == "tied" else scatter
+        floor = floor.sum(axis=0, keepdims=True) if self.kind == "tied" else floor
+        for k, j in np.argwhere(np.einsum("kjj->kj", flat) <= floor):
+            flat[k, j, :] = 0.0
+            flat[k, :, j] = 0.0
+        return scatter
+
     def total_mean(self) -> np.ndarray:
         """Weighted mean of all (observed) values of each feature, whatever their class."""
         if self.per_feature:
@@ -110,9 +135,13 @@ class ClassMoments:
         NaN for a feature that has no observed value at all.
         """
         mu = self.total_mean()
+        eps = np.finfo(np.float64).eps
         if self.per_feature:
             between = (self.count * (self.mean - mu) ** 2).sum(axis=0)
-            return _ratio(self.scatter.sum(axis=0) + between, self.count.sum(axis=0))
+            total = self.count.sum(axis=0)
+            spread = self.scatter.sum(axis=0) + between
+            spread[spread <= total * (total * eps * mu) ** 2] = 0.0  # rounding alone
+            return _ratio(spread, total)
         between = self.count @ (self.mean - mu) ** 2
         if self.kind == "full":
             within = np.einsum("cjj->j", self.scatter)
@@ -120,7 +149,10 @@ class ClassMoments:
             within = np.diag(self.scatter)
         else:
             within = self.scatter.sum(axis=0)
-        return (within + between) / self.count.sum()
+        total = self.count.sum()
+        spread = within + between
+        spread[spread <= total * (total * eps * mu) ** 2] = 0.0  # a constant up to rounding
+        return spread / total
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -236,8 +268,9 @@ def _moments_of_block(X, y, n_classes, w, kind, work: _Workspace) -> ClassMoment
     if w is not None:
         resid *= np.sqrt(w)[:, None]
     if kind == "tied":
-        lost = np.einsum("cj,ck->jk", drift, correction)
-        return ClassMoments(count, mean, _gram(resid) - lost, kind)
+        scatter = _gram(resid) - np.einsum("cj,ck->jk", drift, correction)
+        _clamp_variances(scatter)
+        return ClassMoments(count, mean, scatter, kind)
     scatter = -np.einsum("cj,ck->cjk", drift, correction)
     order = np.argsort(y, kind="stable")
     bounds = np.concatenate(([0], np.cumsum(np.bincount(y, minlength=n_classes))))
@@ -245,7 +278,15 @@ def _moments_of_block(X, y, n_classes, w, kind, work: _Workspace) -> ClassMoment
     for c in range(n_classes):
         if bounds[c + 1] > bounds[c]:
             scatter[c] += _gram(resid[bounds[c] : bounds[c + 1]])
+    _clamp_variances(scatter)
     return ClassMoments(count, mean, scatter, kind)
+
+
+def _clamp_variances(scatter: np.ndarray) -> None:
+    """Sums of squares below 0 by the correction's rounding set to 0, in place
+    (``(..., d, d)``: the diagonals)."""
+    diagonal = np.einsum("...jj->...j", scatter)  # a writable view
+    np.maximum(diagonal, 0.0, out=diagonal)
 
 
 def _diagonal_block(X, y, w, count, work: _Workspace) -> ClassMoments:

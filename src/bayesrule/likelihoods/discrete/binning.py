@@ -50,6 +50,32 @@ class Binning:
 
     title = "a model of discrete values"
 
+    def check_state(self, n_classes: int, n_features: int) -> None:
+        """As the family's, and the bins (not derived from the statistics) checked: one
+        entry per feature, None or finite, strictly increasing cut points, with the
+        finite range of the values seen (``_bin_bounds``) for each binned column."""
+        super().check_state(n_classes, n_features)
+        edges = getattr(self, "bin_edges_", None)
+        if edges is None:  # a model saved before binning
+            return
+        if not isinstance(edges, list) or len(edges) != n_features:
+            raise ValueError(f"bin_edges_ is not a list of {n_features} entries")
+        bounds = getattr(self, "_bin_bounds", {})
+        for j, cuts in enumerate(edges):
+            if cuts is None:
+                continue
+            if not (
+                isinstance(cuts, np.ndarray)
+                and cuts.ndim == 1
+                and cuts.dtype.kind == "f"
+                and np.isfinite(cuts).all()
+                and (np.diff(cuts) > 0).all()
+            ):
+                raise ValueError(f"bin_edges_[{j}] are not increasing finite cut points")
+            low, high = bounds.get(j, (0.0, 0.0)) if isinstance(bounds, dict) else (0, np.nan)
+            if not (np.isfinite([low, high]).all() and low <= high):
+                raise ValueError(f"the range of the values seen in feature {j} is not finite")
+
     def _learn_bins(self, X, y, n_classes, w) -> None:
         """``bin_edges_`` from the rows of ``X``: its column summaries as one block (the
         mechanism ``fit_blocks`` uses over many, see :meth:`_bins_from`)."""
