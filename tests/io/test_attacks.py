@@ -377,22 +377,26 @@ def _data_csv(tmp_path):
     return data
 
 
-@pytest.mark.parametrize("kind", ["folder", "empty", "truncated", "sparse", "zeros"])
-def test_special_files_are_refused_by_load(model, tmp_path, kind):
-    path, _ = model
-    target = tmp_path / "target.model"
+def _special(kind: str, target, model_path):
+    """Make ``target`` a file of ``kind``: a folder, empty, a truncated model, 1 TiB of
+    holes (refused from its size) or 40 MiB of zeros (under the size limit: refused
+    from its first bytes)."""
     if kind == "folder":
         target.mkdir()
     elif kind == "empty":
         target.write_bytes(b"")
     elif kind == "truncated":
-        target.write_bytes(path.read_bytes()[:-100])
-    elif kind == "sparse":  # 1 TiB of holes: refused from its size
+        target.write_bytes(model_path.read_bytes()[:-100])
+    else:
         with open(target, "wb") as f:
-            f.truncate(2**40)
-    else:  # 40 MiB of zeros, under the size limit: refused from its first bytes
-        with open(target, "wb") as f:
-            f.truncate(40 * 2**20)
+            f.truncate(2**40 if kind == "sparse" else 40 * 2**20)
+    return target
+
+
+@pytest.mark.parametrize("kind", ["folder", "empty", "truncated", "sparse", "zeros"])
+def test_special_files_are_refused_by_load(model, tmp_path, kind):
+    path, _ = model
+    target = _special(kind, tmp_path / "target.model", path)
     refused(bio.load, target)
     refused(bio.info, target)
 
@@ -408,16 +412,7 @@ def test_a_size_limit_says_how_to_raise_it(model, tmp_path):
 @pytest.mark.parametrize("kind", ["folder", "empty", "truncated", "sparse"])
 def test_special_files_are_refused_by_the_command_line(model, tmp_path, capsys, command, kind):
     path, _ = model
-    target = tmp_path / "target.model"
-    if kind == "folder":
-        target.mkdir()
-    elif kind == "empty":
-        target.write_bytes(b"")
-    elif kind == "truncated":
-        target.write_bytes(path.read_bytes()[:-100])
-    else:
-        with open(target, "wb") as f:
-            f.truncate(2**40)
+    target = _special(kind, tmp_path / "target.model", path)
     argv = [command, str(target)] + ([str(_data_csv(tmp_path))] if command == "predict" else [])
     start = time.process_time()
     assert main(argv) != 0
