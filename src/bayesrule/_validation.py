@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numbers
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
@@ -11,17 +10,13 @@ from sklearn.utils import assert_all_finite
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, column_or_1d, validate_data
 
-from ._engines.threads import n_threads
+from ._finite import _all_finite, check_magnitude, refuse_nonfinite
 
 #: what a likelihood family accepts as X (its ``input_kind``):
 #: "dense": finite floats; "missing": floats where NaN marks a missing value;
 #: "sparse": as "missing", or a scipy sparse matrix (CSR); "any": a table of any
 #: hashable values (strings, booleans, numbers, categoricals), missing as NaN/None/NA.
 INPUT_KINDS = ("dense", "missing", "sparse", "any")
-
-
-#: arrays of at least this many values are checked for finiteness by worker threads
-THREADED_CHECK = 1 << 22
 
 
 def check_integer(name: str, value, low: int, high: int | None = None, *, kind=None, why=None):
@@ -76,63 +71,6 @@ def column_position(name: str, value, d: int, columns=None, *, names: bool = Tru
     return check_integer(name, value, 0, d, kind="a column position or name", why=why)
 
 
-def _all_finite(values: np.ndarray, allow_nan: bool, limit: float = np.inf) -> bool:
-    """Whether ``values`` holds no inf (and no NaN unless allowed) and, for a finite
-    ``limit``, no value beyond it in magnitude: True is certain, False means "look
-    closer". One pass: a sum, or with a limit the sum of squares (finite and at most
-    ``limit**2`` only when every value is within the limit). Large arrays are summed in
-    parts by worker threads (numpy's reductions release the GIL): the check that
-    scikit-learn runs on one core."""
-    bounded = np.isfinite(limit)
-
-    def part(chunk: np.ndarray) -> bool:
-        with np.errstate(over="ignore", invalid="ignore"):  # per thread: large finite sums
-            if bounded:
-                flat = chunk.ravel()
-                if np.vdot(flat, flat) <= limit * limit:  # False for NaN and inf
-                    return True
-                if allow_nan:  # NaN marks missing values: the largest of the others
-                    return bool(np.nanmax(np.abs(flat), initial=0.0) <= limit)
-            elif np.isfinite(np.add.reduce(chunk, axis=None)):
-                return True
-        return allow_nan and not np.isinf(chunk).any() and not bounded
-
-    contiguous = values.flags.c_contiguous or values.flags.f_contiguous
-    flat = values.ravel(order="K") if contiguous else None  # a view, in memory order
-    workers = n_threads() if flat is not None and values.size >= THREADED_CHECK else 1
-    if workers <= 1:
-        return part(values)
-    with ThreadPoolExecutor(workers) as pool:
-        return all(pool.map(part, np.array_split(flat, workers)))
-
-
-def check_magnitude(values, limit: float, family: str, columns=None) -> None:
-    """Refuse a value beyond ``limit`` in magnitude, naming its row, column and value:
-    ``family`` squares deviations, so larger values overflow float64 (NaN is allowed
-    here; ``columns`` names the columns of ``values`` in the caller's X)."""
-    if not np.isfinite(limit):
-        return
-    data = values.data if sp.issparse(values) else np.asarray(values, dtype=np.float64)
-    with np.errstate(invalid="ignore"):
-        big = np.abs(data) > limit
-    if not big.any():
-        return
-    if sp.issparse(values):
-        coo = values.tocoo()
-        i, j = int(coo.row[big][0]), int(coo.col[big][0])
-        value = coo.data[big][0]
-    else:
-        i, j = (int(k) for k in np.argwhere(big)[0])
-        value = data[i, j]
-    column = j if columns is None else columns[j]
-    raise ValueError(
-        f"X has {value:g} at row {i}, column {column}: beyond {limit:g}, the largest "
-        f"magnitude {family} evaluates (it squares deviations, which overflow float64 "
-        f"past that). Rescale that column, e.g. divide it by 1e{int(np.log10(abs(value)))} "
-        "or standardise X (sklearn.preprocessing.StandardScaler)."
-    )
-
-
 def _as_numeric(
     estimator, X, y="no_validation", *, reset: bool, min_samples: int, kind: str, limit=np.inf
 ):
@@ -161,7 +99,7 @@ def _as_numeric(
     values = X_checked.data if sp.issparse(X_checked) else X_checked
     if not _all_finite(values, allow_nan, limit):
         name = type(estimator).__name__
-        assert_all_finite(X_checked, allow_nan=allow_nan, estimator_name=name, input_name="X")
+        refuse_nonfinite(X_checked, allow_nan, name)
         check_magnitude(X_checked, limit, name)
     return checked
 

@@ -312,8 +312,8 @@ def test_large_inputs_are_checked_in_parts(monkeypatch, sparse, bad):
 
     from bayesrule import MultinomialNB
 
-    monkeypatch.setattr("bayesrule._validation.THREADED_CHECK", 64)
-    monkeypatch.setattr("bayesrule._validation.n_threads", lambda: 3)
+    monkeypatch.setattr("bayesrule._finite.THREADED_CHECK", 64)
+    monkeypatch.setattr("bayesrule._finite.n_threads", lambda: 3)
     rng = np.random.default_rng(1)
     X = rng.poisson(2.0, size=(300, 4)).astype(float)
     y = np.arange(300) % 3
@@ -335,9 +335,9 @@ def test_the_threaded_finiteness_check_reads_arrays_in_place(monkeypatch):
     not warn (the suite turns RuntimeWarnings into errors), and finite data pass."""
     import tracemalloc
 
-    from bayesrule._validation import _all_finite
+    from bayesrule._finite import _all_finite
 
-    monkeypatch.setattr("bayesrule._validation.THREADED_CHECK", 64)
+    monkeypatch.setattr("bayesrule._finite.THREADED_CHECK", 64)
     X = np.asfortranarray(np.random.default_rng(2).random((200_000, 5)))
     tracemalloc.start()
     try:
@@ -352,3 +352,14 @@ def test_the_threaded_finiteness_check_reads_arrays_in_place(monkeypatch):
     y = np.arange(100) % 2
     spread = 1.0 + np.arange(100)[:, None] / 1000  # every column varies within a class
     GaussianNB().fit(big / 1e300 * spread, y)  # no RuntimeWarning from the check
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_cells_are_named_by_row_and_column_without_other_estimators(bad):
+    """Issue 16: the message names the cell and the fix, not scikit-learn's advice to
+    use another library's estimator."""
+    X = np.random.default_rng(3).normal(size=(20, 3))
+    X[5, 2] = bad
+    with pytest.raises(ValueError, match=r"Input X contains (NaN|infinity) \(row 5, column 2") as e:
+        QuadraticDiscriminant().fit(X, np.arange(20) % 2)
+    assert "HistGradientBoosting" not in str(e.value)

@@ -1,0 +1,97 @@
+"""Finiteness and magnitude of numeric input, checked in one pass (with worker threads on
+large arrays), and the messages that name the first bad cell by row and column."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._engines.threads import n_threads
+
+#: arrays of at least this many values are checked for finiteness by worker threads
+THREADED_CHECK = 1 << 22
+
+
+def _all_finite(values: np.ndarray, allow_nan: bool, limit: float = np.inf) -> bool:
+    """Whether ``values`` holds no inf (and no NaN unless allowed) and, for a finite
+    ``limit``, no value beyond it in magnitude: True is certain, False means "look
+    closer". One pass: a sum, or with a limit the sum of squares (finite and at most
+    ``limit**2`` only when every value is within the limit). Large arrays are summed in
+    parts by worker threads (numpy's reductions release the GIL): the check that
+    scikit-learn runs on one core."""
+    bounded = np.isfinite(limit)
+
+    def part(chunk: np.ndarray) -> bool:
+        with np.errstate(over="ignore", invalid="ignore"):  # per thread: large finite sums
+            if bounded:
+                flat = chunk.ravel()
+                if np.vdot(flat, flat) <= limit * limit:  # False for NaN and inf
+                    return True
+                if allow_nan:  # NaN marks missing values: the largest of the others
+                    return bool(np.nanmax(np.abs(flat), initial=0.0) <= limit)
+            elif np.isfinite(np.add.reduce(chunk, axis=None)):
+                return True
+        return allow_nan and not np.isinf(chunk).any() and not bounded
+
+    contiguous = values.flags.c_contiguous or values.flags.f_contiguous
+    flat = values.ravel(order="K") if contiguous else None  # a view, in memory order
+    workers = n_threads() if flat is not None and values.size >= THREADED_CHECK else 1
+    if workers <= 1:
+        return part(values)
+    with ThreadPoolExecutor(workers) as pool:
+        return all(pool.map(part, np.array_split(flat, workers)))
+
+
+def check_magnitude(values, limit: float, family: str, columns=None) -> None:
+    """Refuse a value beyond ``limit`` in magnitude, naming its row, column and value:
+    ``family`` squares deviations, so larger values overflow float64 (NaN is allowed
+    here; ``columns`` names the columns of ``values`` in the caller's X)."""
+    if not np.isfinite(limit):
+        return
+    data = values.data if sp.issparse(values) else np.asarray(values, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        big = np.abs(data) > limit
+    if not big.any():
+        return
+    if sp.issparse(values):
+        coo = values.tocoo()
+        i, j = int(coo.row[big][0]), int(coo.col[big][0])
+        value = coo.data[big][0]
+    else:
+        i, j = (int(k) for k in np.argwhere(big)[0])
+        value = data[i, j]
+    column = j if columns is None else columns[j]
+    raise ValueError(
+        f"X has {value:g} at row {i}, column {column}: beyond {limit:g}, the largest "
+        f"magnitude {family} evaluates (it squares deviations, which overflow float64 "
+        f"past that). Rescale that column, e.g. divide it by 1e{int(np.log10(abs(value)))} "
+        "or standardise X (sklearn.preprocessing.StandardScaler)."
+    )
+
+
+def refuse_nonfinite(X, allow_nan: bool, name: str) -> None:
+    """ValueError naming the row and column of the first infinity (or NaN, where the
+    model cannot leave missing values out) of ``X``, with the fix."""
+    data = X.data if sp.issparse(X) else X
+    bad = np.isinf(data) if allow_nan else ~np.isfinite(data)
+    if not bad.any():
+        return
+    if sp.issparse(X):
+        coo = X.tocoo()
+        i, j = int(coo.row[bad][0]), int(coo.col[bad][0])
+        value = coo.data[bad][0]
+    else:
+        i, j = (int(k) for k in np.argwhere(bad)[0])
+        value = X[i, j]
+    if value == value:
+        raise ValueError(
+            f"Input X contains infinity (row {i}, column {j}: {value}); replace it by a "
+            "finite value, or by NaN to mark it missing where the model takes missing values."
+        )
+    raise ValueError(
+        f"Input X contains NaN (row {i}, column {j}): a missing value, which {name} cannot "
+        "leave out. Impute it (sklearn.impute.SimpleImputer in a pipeline), drop the rows, "
+        "or use a model that marginalises missing values (GaussianNB, KernelNB, MixedNB)."
+    )
