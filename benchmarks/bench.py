@@ -1002,6 +1002,24 @@ def bench_kernel(
 
     gnb = bayesrule.GaussianNB().fit(X, y)
     rows = []
+
+    def add(vs, operation, reference, ours, agreement, peaked):
+        rows.append(
+            Row(
+                model.label,
+                vs,
+                operation,
+                size,
+                reference,
+                None if ours is None else ours.seconds,
+                model.targets(operation, size.n_classes, ""),
+                agreement,
+                "" if ours is None else ours.error,
+                (peaked.get("GaussianNB"), peaked.get("bayesrule")),
+            )
+        )
+        print_progress(rows[-1])
+
     fits = {"GaussianNB": lambda: bayesrule.GaussianNB().fit(X, y)}
     if cls is not None:
         fits["bayesrule"] = lambda: cls().fit(X, y)
@@ -1017,21 +1035,7 @@ def bench_kernel(
             f"{int(kde.binned_.sum())} of {kde.binned_.size} densities binned, "
             f"{np.mean(nodes):,.0f} grid nodes each"
         )
-    rows.append(
-        Row(
-            model.label,
-            "GaussianNB (bayesrule)",
-            "fit",
-            size,
-            timed["GaussianNB"].seconds,
-            None if fitted is None else fitted.seconds,
-            model.targets("fit", size.n_classes, ""),
-            agreement,
-            "" if fitted is None else fitted.error,
-            (peaked.get("GaussianNB"), peaked.get("bayesrule")),
-        )
-    )
-    print_progress(rows[-1])
+    add("GaussianNB (bayesrule)", "fit", timed["GaussianNB"].seconds, fitted, agreement, peaked)
     predicts = {"GaussianNB": lambda: gnb.predict(X)}
     if kde is not None:
         predicts["bayesrule"] = lambda: kde.predict(X)
@@ -1056,21 +1060,14 @@ def bench_kernel(
             f"{100 * share:.3f}% of values outside the grids (exact); "
             f"labels agree with GaussianNB {100 * same:.2f}%"
         )
-    rows.append(
-        Row(
-            model.label,
-            f"{KERNEL_BUDGET:g} x GaussianNB x {KERNEL_SUPPORT}",
-            "predict",
-            size,
-            budget,
-            None if br is None else br.seconds,
-            model.targets("predict", size.n_classes, ""),
-            agreement,
-            "" if br is None else br.error,
-            (peaked.get("GaussianNB"), peaked.get("bayesrule")),
-        )
+    add(
+        f"{KERNEL_BUDGET:g} x GaussianNB x {KERNEL_SUPPORT}",
+        "predict",
+        budget,
+        br,
+        agreement,
+        peaked,
     )
-    print_progress(rows[-1])
     return rows
 
 

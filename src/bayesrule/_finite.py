@@ -26,7 +26,7 @@ def _all_finite(values: np.ndarray, allow_nan: bool, limit: float = np.inf) -> b
     def part(chunk: np.ndarray) -> bool:
         with np.errstate(over="ignore", invalid="ignore"):  # per thread: large finite sums
             if bounded:
-                flat = chunk.ravel()
+                flat = chunk.ravel(order="K")  # a view of a C- or Fortran-ordered array
                 if np.vdot(flat, flat) <= limit * limit:  # False for NaN and inf
                     return True
                 if allow_nan:  # NaN marks missing values: the largest of the others
@@ -50,18 +50,13 @@ def check_magnitude(values, limit: float, family: str, columns=None) -> None:
     here; ``columns`` names the columns of ``values`` in the caller's X)."""
     if not np.isfinite(limit):
         return
-    data = values.data if sp.issparse(values) else np.asarray(values, dtype=np.float64)
+    if not sp.issparse(values):
+        values = np.asarray(values, dtype=np.float64)
     with np.errstate(invalid="ignore"):
-        big = np.abs(data) > limit
+        big = np.abs(values.data if sp.issparse(values) else values) > limit
     if not big.any():
         return
-    if sp.issparse(values):
-        coo = values.tocoo()
-        i, j = int(coo.row[big][0]), int(coo.col[big][0])
-        value = coo.data[big][0]
-    else:
-        i, j = (int(k) for k in np.argwhere(big)[0])
-        value = data[i, j]
+    i, j, value = first_cell(values, big)
     column = j if columns is None else columns[j]
     raise ValueError(
         f"X has {value:g} at row {i}, column {column}: beyond {limit:g}, the largest "
@@ -78,20 +73,29 @@ def refuse_nonfinite(X, allow_nan: bool, name: str) -> None:
     bad = np.isinf(data) if allow_nan else ~np.isfinite(data)
     if not bad.any():
         return
-    if sp.issparse(X):
-        coo = X.tocoo()
-        i, j = int(coo.row[bad][0]), int(coo.col[bad][0])
-        value = coo.data[bad][0]
-    else:
-        i, j = (int(k) for k in np.argwhere(bad)[0])
-        value = X[i, j]
+    i, j, value = first_cell(X, bad)
     if value == value:
-        raise ValueError(
-            f"Input X contains infinity (row {i}, column {j}: {value}); replace it by a "
-            "finite value, or by NaN to mark it missing where the model takes missing values."
-        )
+        raise infinity_error(i, j, value)
     raise ValueError(
         f"Input X contains NaN (row {i}, column {j}): a missing value, which {name} cannot "
         "leave out. Impute it (sklearn.impute.SimpleImputer in a pipeline), drop the rows, "
         "or use a model that marginalises missing values (GaussianNB, KernelNB, MixedNB)."
+    )
+
+
+def first_cell(X, mask) -> tuple[int, int, object]:
+    """(row, column, value) of the first flagged cell of ``X``: ``mask`` flags the cells
+    of a dense array, or the stored values (``X.data``) of a sparse matrix."""
+    if sp.issparse(X):
+        coo = X.tocoo()
+        return int(coo.row[mask][0]), int(coo.col[mask][0]), coo.data[mask][0]
+    i, j = (int(k) for k in np.argwhere(mask)[0])
+    return i, j, X[i, j]
+
+
+def infinity_error(i: int, j: int, value) -> ValueError:
+    """The one message for an infinite value of X, at row ``i`` and column ``j``."""
+    return ValueError(
+        f"Input X contains infinity (row {i}, column {j}: {value}); replace it by a "
+        "finite value, or by NaN to mark it missing where the model takes missing values."
     )

@@ -10,7 +10,13 @@ from sklearn.utils import assert_all_finite
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, column_or_1d, validate_data
 
-from ._finite import _all_finite, check_magnitude, refuse_nonfinite
+from ._finite import (
+    _all_finite,
+    check_magnitude,
+    first_cell,
+    infinity_error,
+    refuse_nonfinite,
+)
 
 #: what a likelihood family accepts as X (its ``input_kind``):
 #: "dense": finite floats; "missing": floats where NaN marks a missing value;
@@ -218,11 +224,7 @@ def _check_no_infinity(table: np.ndarray) -> None:
     else:
         return
     if bad.any():
-        i, j = np.argwhere(bad)[0]
-        raise ValueError(
-            f"Input X contains infinity (row {i}, feature {j}); replace it by a finite "
-            "value, or by NaN to mark it missing."
-        )
+        raise infinity_error(*first_cell(table, bad))
 
 
 def missing_mask(values: np.ndarray) -> np.ndarray:

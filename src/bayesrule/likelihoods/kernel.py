@@ -240,7 +240,6 @@ class Kernel(Likelihood):
             for c, j in np.argwhere(many):
                 t, w = self._sorted(c, j, stats)
                 self._grids[c][j] = kernel_grid.build(t, w, h[c, j])
-        self.binned_ = np.array([[g is not None for g in row] for row in self._grids], bool)
         self.stats_, self.pending_ = stats, None
         _SORTED.pop(self, None)
         return self
@@ -260,6 +259,15 @@ class Kernel(Likelihood):
     @property
     def n_classes_(self) -> int:
         return self.bandwidth_.shape[0]
+
+    @property
+    def binned_(self) -> np.ndarray:
+        """Which densities are evaluated in their grid, (C, d) bool: those with a grid
+        (none in a model saved before grids existed)."""
+        grids = getattr(self, "_grids", None)
+        if grids is None:
+            return np.zeros(self.bandwidth_.shape, bool)
+        return np.array([[g is not None for g in row] for row in grids], bool)
 
     def _row_block(self, n_features: int) -> int:
         return max(64, BLOCK_BYTES // (8 * max(n_features, 1) * 4))
@@ -344,7 +352,7 @@ class Kernel(Likelihood):
         ]
         for label, values, weights in zip(classes, data.values, data.weights, strict=True):
             lines.append(f"  class {label}: {values.shape[0]} samples, weight {weights.sum():g}")
-        binned = getattr(self, "binned_", np.zeros(self.bandwidth_.shape, bool))
+        binned = self.binned_
         lines.append(
             f"  evaluation (algorithm={self.algorithm!r}): {int(binned.sum())} of {binned.size} "
             f"densities interpolated in grids (nodes h/{kernel_grid.STEPS} apart), the "
