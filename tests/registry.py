@@ -226,6 +226,10 @@ class Case:
         Constructor arguments that fix an iterative fit's starting point from the data
         (EM), for the properties that compare two fits on different representations of
         the same data (weights against duplicated or dropped rows).
+    first_batch : callable (estimator, X, y, classes) -> dict, optional
+        Constructor arguments that ``partial_fit`` chooses on its first batch and keeps
+        (SPODE's super-parent): ``fit`` on all the batches equals their summed
+        ``partial_fit`` with these arguments given.
     tol : float
         How closely two fits of the same statistics agree (fit and summed partial_fit,
         weights and duplicated rows): relative on parameters, absolute on posteriors.
@@ -240,6 +244,7 @@ class Case:
     )
     n_train: int = 400
     start: Callable[..., dict] | None = None
+    first_batch: Callable[..., dict] | None = None
     tol: float = 1e-13
     sklearn: bool = False
 
@@ -261,6 +266,12 @@ class Case:
 
     def applies(self, prop: str) -> bool:
         return prop not in self.not_applicable
+
+
+def _first_super_parent(est, X, y, classes) -> dict:
+    """The super-parent that SPODE's ``partial_fit`` chooses on its first batch."""
+    first = est.partial_fit(X, y, classes=classes)
+    return {"parent": first.parents_.index(())}
 
 
 def _em_start(est, X, y):
@@ -408,7 +419,12 @@ CONTRACT: dict[type, list[Case]] = {
     CategoricalNB: [Case(CategoricalNB), Case(lambda: CategoricalNB(alpha=0.7), _codes)],
     MixedNB: [Case(MixedNB, _mixed), Case(MixedNB, with_missing(_frame))],
     SPODE: [
-        Case(SPODE, _categories, {"scipy": _NETWORK_SCIPY, "empirical_prior": _WEBB_PRIOR}),
+        Case(
+            SPODE,
+            _categories,
+            {"scipy": _NETWORK_SCIPY, "empirical_prior": _WEBB_PRIOR},
+            first_batch=_first_super_parent,
+        ),
         Case(
             lambda: SPODE(parent=2),
             _categories,

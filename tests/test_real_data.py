@@ -39,34 +39,9 @@ def baseline(name: str, dataset: str) -> float:
             return cross_val_score(fallback(name)(), X, y, cv=CV).mean()
 
 
-#: where a default still falls short (strict: a fix shows as an unexpected pass). The
-#: one-dependence networks learn from binned columns, and on these sets binning loses more
-#: than the dependencies win back; Gaussian children for continuous columns (HAODE,
-#: Flores et al.) are the known remedy, not yet built
-SHORT = {
-    ("TAN", "wine"),
-    ("TAN", "digits"),
-    ("KDB", "wine"),
-    ("KDB", "digits"),
-    ("SPODE", "wine"),
-    ("SPODE", "breast_cancer"),
-}
-
-
 def _params():
     return [
-        pytest.param(
-            entry,
-            dataset,
-            id=f"{entry.cls.__name__}-{dataset}",
-            marks=[
-                pytest.mark.xfail(
-                    strict=True, raises=AssertionError, reason="short of its counterpart: SHORT"
-                )
-            ]
-            if (entry.cls.__name__, dataset) in SHORT
-            else [],
-        )
+        pytest.param(entry, dataset, id=f"{entry.cls.__name__}-{dataset}")
         for entry in ESTIMATORS
         for dataset in NAMES
     ]

@@ -65,19 +65,28 @@ def lidstone(count, total, alpha=1) -> Fraction:
     return (count + Fraction(alpha)) / (total + Fraction(alpha) * OJ)
 
 
-def child(c, j, u, parent=None, v=None, alpha=1) -> Fraction:
-    """P(x_j=u | c, x_parent=v); no parent (or a missing one): P(x_j=u | c)."""
+#: the default back-off of TAN and SPODE (AODE's is 0: Webb's estimates)
+BACKOFF = 5
+
+
+def child(c, j, u, parent=None, v=None, alpha=1, backoff=0) -> Fraction:
+    """P(x_j=u | c, x_parent=v); no parent (or a missing one): P(x_j=u | c). With
+    ``backoff`` m > 0, the m-estimate (F(c, v, u) + m P(x_j=u | c)) / (F(c, v) + m)."""
+    alone = lidstone(F((CLASS, c), (j, u)), n_class(c), alpha)
     if parent is None or v is None:
-        return lidstone(F((CLASS, c), (j, u)), n_class(c), alpha)
-    return lidstone(F((CLASS, c), (parent, v), (j, u)), F((CLASS, c), (parent, v)), alpha)
+        return alone
+    count, total = F((CLASS, c), (parent, v), (j, u)), F((CLASS, c), (parent, v))
+    if backoff:
+        return (count + backoff * alone) / (total + backoff)
+    return lidstone(count, total, alpha)
 
 
-def spode_joint(q, c, p, alpha=1) -> Fraction:
+def spode_joint(q, c, p, alpha=1, backoff=0) -> Fraction:
     """Webb's SPODE joint; a missing child (None) drops its factor."""
     out = webb_parent(c, p, q[p], alpha)
     for j in range(D):
         if j != p and q[j] is not None:
-            out *= child(c, j, q[j], p, q[p], alpha)
+            out *= child(c, j, q[j], p, q[p], alpha, backoff)
     return out
 
 
@@ -115,7 +124,7 @@ def tan_joint(q, c, parents) -> Fraction:
         if q[j] is None:
             continue
         pa = parents[j][0] if parents[j] else None
-        out *= child(c, j, q[j], pa, None if pa is None else q[pa])
+        out *= child(c, j, q[j], pa, None if pa is None else q[pa], backoff=BACKOFF)
     return out
 
 
@@ -211,7 +220,8 @@ def test_spode_tables(j):
             for c in range(K)
         ]
         proba = [
-            [[float(child(c, j, u, 0, v)) for u in range(OJ)] for v in range(OJ)] for c in range(K)
+            [[float(child(c, j, u, 0, v, backoff=BACKOFF)) for u in range(OJ)] for v in range(OJ)]
+            for c in range(K)
         ]
     assert table.parents == (() if j == 0 else (0,))
     np.testing.assert_array_equal(table.counts, counts)
@@ -235,7 +245,7 @@ def test_spode_joint_and_posterior(alpha):
     joint = clf.predict_joint_log_proba(np.array(queries))
     post = clf.predict_proba(np.array(queries))
     for row, q in enumerate(queries):
-        hand = [spode_joint(q, c, 0, alpha) for c in range(K)]
+        hand = [spode_joint(q, c, 0, alpha, BACKOFF) for c in range(K)]
         assert joint[row].tolist() == pytest.approx([math.log(h) for h in hand], rel=REL)
         assert post[row].tolist() == pytest.approx(posterior(hand), rel=REL)
 
@@ -272,7 +282,9 @@ def test_aode_joint_and_posterior(min_count):
 
 def test_aode_with_every_super_parent_is_the_mean_of_the_spodes():
     q = (0, 1, 1, 1)
-    spodes = [SPODE(parent=p).fit(X, Y).predict_joint_log_proba([q])[0] for p in range(D)]
+    spodes = [
+        SPODE(parent=p, backoff=0).fit(X, Y).predict_joint_log_proba([q])[0] for p in range(D)
+    ]
     mean = np.log(np.mean(np.exp(spodes), axis=0))
     assert AODE().fit(X, Y).predict_joint_log_proba([q])[0] == pytest.approx(mean, rel=REL)
     hand = [sum(spode_joint(q, c, p) for p in range(D)) / 4 for c in range(K)]
@@ -341,7 +353,8 @@ def test_tan_tables(j):
             for c in range(K)
         ]
         proba = [
-            [[float(child(c, j, u, p, v)) for u in range(OJ)] for v in range(OJ)] for c in range(K)
+            [[float(child(c, j, u, p, v, backoff=BACKOFF)) for u in range(OJ)] for v in range(OJ)]
+            for c in range(K)
         ]
     np.testing.assert_array_equal(table.counts, counts)
     assert table.proba == pytest.approx(np.array(proba), rel=REL)
@@ -349,11 +362,13 @@ def test_tan_tables(j):
 
 def test_tan_joint_and_posterior():
     parents = [(), (0,), (0,), (1,)]
-    # q = (0, 1, 1, 1), class 1: P(c)=5/12; x0=0: (1+1)/(5+2); x1=1|x0=0: (0+1)/(1+2);
-    # x2=1|x0=0: (0+1)/(1+2); x3=1|x1=1 (rows 8-11, x3=1 in 8, 9): (2+1)/(4+2)
+    # q = (0, 1, 1, 1), class 1: P(c)=5/12; x0=0: (1+1)/(5+2); a child given its parent
+    # backs off to P(x_j | c) with weight 5: x1=1|x0=0 (class-1 rows with x0=0: row 12
+    # only, x1=0): (0 + 5 P(x1=1|1)) / (1 + 5) with P(x1=1|1) = (4+1)/(5+2); x2=1|x0=0:
+    # (0 + 5 (2+1)/(5+2)) / (1 + 5); x3=1|x1=1 (rows 8-11, x3=1 in 8, 9): (2 + 5 (2+1)/7) / 9
     assert tan_joint((0, 1, 1, 1), 1, parents) == Fraction(5, 12) * Fraction(2, 7) * Fraction(
-        1, 3
-    ) ** 2 * Fraction(3, 6)
+        25, 42
+    ) * Fraction(5, 14) * Fraction(29, 63)
     clf = TAN().fit(X, Y)
     joint, post = clf.predict_joint_log_proba(QUERIES), clf.predict_proba(QUERIES)
     for row, q in enumerate(QUERIES):
@@ -369,9 +384,10 @@ def test_tan_missing_values(as_float):
     parents = [(), (0,), (0,), (1,)]
     queries = [(1, 1, 0, None), (0, None, 1, 1), (None, 1, 1, 0)]
     # by hand, class 0 of the second: 7/12 * P(x0=0|0) * P(x2=1|0,x0=0) * P(x3=1|0)
-    # = 7/12 * (5+1)/(7+2) * (1+1)/(5+2) * (1+1)/(7+2)
+    # = 7/12 * (5+1)/(7+2) * (1 + 5 (2+1)/(7+2))/(5+5) * (1+1)/(7+2): x3's parent missing,
+    # its table given the class alone
     assert tan_joint(queries[1], 0, parents) == Fraction(7, 12) * Fraction(6, 9) * Fraction(
-        2, 7
+        4, 15
     ) * Fraction(2, 9)
     if as_float:
         Xq = np.array([[np.nan if v is None else v for v in q] for q in queries], dtype=float)

@@ -37,7 +37,7 @@ from ..likelihoods.discrete.one_dependence import OneDependence
 from .preset import COMMON, Preset, fitted
 
 #: the parameters of every semi-naive preset, with their defaults
-DISCRETE = {"alpha": 1.0, "unseen": "smooth", "discretize": "auto", "n_bins": 5}
+DISCRETE = {"alpha": 1.0, "unseen": "smooth", "discretize": "auto", "n_bins": 5, "backoff": 5.0}
 
 _SHARED = """alpha : float, default=1.0
         Lidstone lambda of every table; 1 is Laplace smoothing, 0 the ML estimates.
@@ -50,6 +50,13 @@ _SHARED = """alpha : float, default=1.0
         floats as codes and refuse other floats with a ValueError.
     n_bins : int, default=5
         Bins per continuous column for ``discretize="quantile"`` (unused by "mdl").
+    backoff : float, default=5.0 (AODE: 0)
+        Weight, in rows, of an attribute's table given the class alone in each of its
+        tables given attribute parents: ``P(x_j | c, pa) = (F(c, pa, x_j) + m P(x_j | c))
+        / (F(c, pa) + m)``. A parent combination seen in few rows then predicts what the
+        class alone does, not the near-uniform Lidstone estimate (Friedman, Geiger and
+        Goldszmidt smoothed TAN so, with m = 5). 0: the Lidstone estimates alone (AODE's
+        default: Webb's estimates, whose average over SPODEs smooths already).
     """
 
 
@@ -154,9 +161,12 @@ class SPODE(_OneDependence, Preset):
     Parameters
     ----------
     parent : int, column name or None, default=None
-        The super-parent; None: the one whose SPODE has the highest BIC on the training
-        counts, ``n sum_j I(X_j; X_p | C) - k_p ln(n) / 2`` (``k_p`` its free parameters):
-        the dependence it explains, less the price of its tables.
+        The super-parent; None: the one whose SPODE has the least leave-one-out log loss
+        on the training rows, computed from the counts (each row taken out of them in
+        turn), as Keogh and Pazzani's SuperParent chose by estimated accuracy. The
+        attribute that explains the most dependence is often a bad choice: one nearly
+        duplicated by others leaves them nothing to say about the class. ``partial_fit``
+        chooses on the first batch that determines the model and keeps the choice.
     {shared}{common}
 
     Attributes
@@ -223,7 +233,7 @@ class AODE(_OneDependence, Preset):
     array(['go'], dtype='<U4')
     """
 
-    _parameters = {"min_count": 1, **DISCRETE}
+    _parameters = {"min_count": 1, **DISCRETE, "backoff": 0.0}
 
     def _default_parents(self, j):
         return ()

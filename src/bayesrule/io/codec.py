@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from ..estimators import ESTIMATORS
-from .legacy import _LEGACY, ADDED_PARAMETERS
+from .legacy import _LEGACY, added_parameters, parameters_of
 
 _ARRAY_KINDS = "biufcUSmM"  # dtypes an array entry may have (no object, no structured)
 _LABEL_TYPES = (str, int, float, bool)
@@ -227,11 +227,7 @@ def _member(cls: type, name: str) -> str:
     member = inspect.getattr_static(cls, name)
     if hasattr(type(member), "__set__"):
         return "drop"
-    try:
-        parameters = inspect.signature(cls.__init__).parameters
-    except (TypeError, ValueError):
-        parameters = {}
-    if name in parameters and not callable(member) and not hasattr(member, "__get__"):
+    if name in parameters_of(cls) and not callable(member) and not hasattr(member, "__get__"):
         return "keep"
     return "refuse"
 
@@ -392,7 +388,7 @@ class _Decoder:
             value = self.decode(v)
             if what == "keep":
                 kept[k] = value
-        for k, value in ADDED_PARAMETERS.get(cls.__name__, {}).items():
+        for k, value in added_parameters(cls).items():
             kept.setdefault(k, value)  # a file from before the parameter existed
         obj.__dict__.update(kept)
         self.sizes[node["id"]] = self.expanded - start

@@ -2,16 +2,35 @@
 of the second wave (:mod:`bayesrule.io.codec` registers them as aliases), and the
 parameters added since, with the values that reproduce what those files computed."""
 
-#: parameters added after files were written, by class name: a stored object without
-#: one gets the value that keeps its old behaviour (not the new default)
+import inspect
+
+#: parameters added after files were written: a stored object whose class takes one but
+#: whose file lacks it gets the value that keeps its old behaviour (not the new default)
 ADDED_PARAMETERS = {
-    # exact kernel sums (the binned evaluation came with "auto")
-    "Kernel": {"algorithm": "exact"},
-    "KernelNB": {"algorithm": "exact"},
-    # each value its own category (continuous columns were binned only when asked)
-    "Categorical": {"discretize": None, "n_bins": 5},
-    "CategoricalNB": {"discretize": None, "n_bins": 5},
+    # kernel densities: exact kernel sums (the binned evaluation came with "auto")
+    "algorithm": "exact",
+    # categorical naive Bayes: each value its own category (continuous columns were
+    # binned only when asked)
+    "discretize": None,
+    "n_bins": 5,
+    # semi-naive tables given attribute parents: no back-off to the table given the class
+    "backoff": 0.0,
 }
+
+
+def parameters_of(cls: type):
+    """The names ``cls.__init__`` takes (none where it has no signature)."""
+    try:
+        return inspect.signature(cls.__init__).parameters
+    except (TypeError, ValueError):
+        return {}
+
+
+def added_parameters(cls: type) -> dict:
+    """The parameters of :data:`ADDED_PARAMETERS` that ``cls`` takes, with their values."""
+    taken = parameters_of(cls)
+    return {k: v for k, v in ADDED_PARAMETERS.items() if k in taken}
+
 
 #: names of the same classes in files written before the layout of the second wave
 #: (modules moved; the classes are the ones above, found by their new paths)

@@ -16,6 +16,20 @@ For lookup the table grows one slot on every parent axis and two on the child ax
 
 With ``alpha=0`` a parent combination never seen with a class gets the limit of the
 formula as alpha goes to 0, ``1 / O_j``, as the categorical family does.
+
+A table with attribute parents may also back off (``backoff = m > 0``) towards the
+attribute's table given the class alone, an m-estimate:
+
+    P(x_j = v | c, pa) = (F(c, pa, v) + m P0(v | c)) / (F(c, pa) + m),
+    P0(v | c) = (F(c, v) + alpha) / (F(c) + alpha O_j),
+
+``F(c, v)`` the counts of the slot where every parent is unavailable (which keeps
+``P0`` itself): the child's own counts given by the family, or the counts summed over
+the parents. A parent combination seen in few rows
+then predicts nearly what the class alone does instead of the near-uniform Lidstone
+estimate (Friedman, Geiger and Goldszmidt 1997 smooth TAN's tables so, with m = 5,
+towards the attribute's marginal; backing off to the class-conditional table is the first
+level of the hierarchical smoothing of Petitjean et al. 2018).
 """
 
 from __future__ import annotations
@@ -72,11 +86,23 @@ def extend_parents(counts: np.ndarray, fallbacks=None) -> np.ndarray:
     return ext
 
 
-def smoothed(counts: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+def smoothed(
+    counts: np.ndarray, alpha: float, backoff: float = 0.0, prior=None
+) -> tuple[np.ndarray, np.ndarray]:
     """``ln P(x_j | c, pa)`` over the last axis, and the log of each row's unseen-value
-    probability ``alpha / (F(c, pa) + alpha O_j)``."""
+    probability ``alpha / (F(c, pa) + alpha O_j)``; with ``backoff`` m > 0 the m-estimates
+    towards ``prior`` (:func:`back_off_prior` of the counts: ``P0(v | c)``, (C, O_j), and
+    ``P0(unseen | c)``, (C,))."""
     size = counts.shape[-1]
     total = counts.sum(axis=-1, keepdims=True)
+    if backoff > 0 and prior is not None:
+        known, new = prior
+        lead = (counts.shape[0],) + (1,) * (counts.ndim - 2)
+        with np.errstate(divide="ignore"):
+            den = np.log(total + backoff)
+            log_prob = np.log(counts + backoff * known.reshape(*lead, size)) - den
+            unseen = np.log(backoff * new).reshape(*lead, 1) - den
+        return log_prob, np.broadcast_to(unseen, total.shape)[..., 0].copy()
     num, den = counts + alpha, total + alpha * size
     with np.errstate(divide="ignore", invalid="ignore"):
         if alpha == 0:  # never seen together: the limit 1/O_j
@@ -87,24 +113,61 @@ def smoothed(counts: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     return log_prob, unseen[..., 0]
 
 
-def lookup_table(counts: np.ndarray, alpha: float, unseen: str, fallbacks=None) -> np.ndarray:
-    """The extended log table, shape (C, O_pa1 + 1, ..., O_paK + 1, O_j + 2)."""
+def back_off_prior(alone: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """``P0(v | c)`` (C, O_j) and ``P0(unseen | c)`` (C,): the Lidstone estimates of the
+    counts ``F(c, x_j)`` (C, O_j) with no attribute parent."""
+    log_prob, new = smoothed(np.asarray(alone, dtype=np.float64), alpha)
+    return np.exp(log_prob), np.exp(new)
+
+
+def lookup_table(
+    counts: np.ndarray, alpha: float, unseen: str, fallbacks=None, backoff: float = 0.0
+) -> np.ndarray:
+    """The extended log table, shape (C, O_pa1 + 1, ..., O_paK + 1, O_j + 2); with
+    ``backoff``, backing off to the table of the slot where every parent is unavailable
+    (``fallbacks[()]``, or the counts summed over the parents), which that slot keeps."""
     ext = extend_parents(counts, fallbacks)
     size = ext.shape[-1]
     if size == 0:  # a feature never observed in training adds nothing
         return np.zeros(ext.shape[:-1] + (2,))
-    log_prob, new = smoothed(ext, alpha)
+    prior = None
+    if backoff > 0 and ext.ndim > 2:
+        alone = (slice(None), *(s - 1 for s in ext.shape[1:-1]))
+        prior = back_off_prior(ext[alone], alpha)
+    log_prob, new = smoothed(ext, alpha, backoff, prior)
+    if prior is not None:  # every parent unavailable: the table given the class alone
+        with np.errstate(divide="ignore"):
+            log_prob[alone], new[alone] = np.log(prior[0]), np.log(prior[1])
     if unseen == "ignore":
         new = np.zeros_like(new)
     return np.concatenate([log_prob, new[..., None], np.zeros(new.shape + (1,))], axis=-1)
 
 
-def proba(counts: np.ndarray, alpha: float) -> np.ndarray:
-    """``P(x_j | c, pa)`` for the values seen, shape of ``counts``."""
+def proba(counts: np.ndarray, alpha: float, backoff: float = 0.0, alone=None) -> np.ndarray:
+    """``P(x_j | c, pa)`` for the values seen, shape of ``counts``; with ``backoff``,
+    backing off to the Lidstone table of ``alone`` (``F(c, x_j)``; by default the counts
+    summed over the parents)."""
     counts = np.asarray(counts, dtype=np.float64)
     if counts.shape[-1] == 0:
         return counts.copy()
-    return np.exp(smoothed(counts, alpha)[0])
+    prior = None
+    if backoff > 0 and counts.ndim > 2:
+        if alone is None:
+            alone = counts.sum(axis=tuple(range(1, counts.ndim - 1)))
+        prior = back_off_prior(alone, alpha)
+    return np.exp(smoothed(counts, alpha, backoff, prior)[0])
+
+
+def check_backoff(backoff) -> float:
+    """``backoff`` as a float >= 0, or a ValueError/TypeError naming it."""
+    if isinstance(backoff, (bool, np.bool_)) or not isinstance(backoff, (int, float, np.number)):
+        raise TypeError(f"backoff must be a number >= 0 (0: no back-off), got {backoff!r}")
+    if not (np.isfinite(backoff) and backoff >= 0):
+        raise ValueError(
+            f"backoff must be a finite number >= 0 (the weight, in rows, of the table given "
+            f"the class alone; 0: Lidstone estimates only), got {backoff!r}"
+        )
+    return float(backoff)
 
 
 def flat_index(codes: np.ndarray, sizes) -> np.ndarray:

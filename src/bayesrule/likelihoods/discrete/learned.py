@@ -86,7 +86,10 @@ class _Network(DiscreteNetwork):
             self._fewer_parents(),
         )
         counts = self._table_counts(stats, parents)
-        tables = [lookup_table(n, self.alpha, self.unseen, f).reshape(C, -1) for n, f in counts]
+        tables = [
+            lookup_table(n, self.alpha, self.unseen, f, self.backoff).reshape(C, -1)
+            for n, f in counts
+        ]
         self.parents_ = parents
         self.mutual_information_ = mi
         self.conditional_mutual_information_ = cmi
@@ -155,7 +158,7 @@ class _Network(DiscreteNetwork):
                 f"attribute {j}'s parents are {self.parents_[j]}, not {tuple(parents)}."
             )
         counts = self.counts_[j]
-        return counts, proba(counts, self.alpha)
+        return counts, proba(counts, self.alpha, self.backoff, self.stats_.single(j))
 
     def n_parameters(self) -> int:
         """Free parameters: ``sum_j C prod(O_pa_j) (O_j - 1)``."""
@@ -200,18 +203,21 @@ class TreeAugmented(_Network):
     ----------
     root : int or None, default=None
         Column position of the tree's root; None: the attribute of highest ``I(X_j; C)``.
-    alpha, unseen, discretize, n_bins
+    alpha, unseen, discretize, n_bins, backoff
         As in :class:`~bayesrule.TAN`.
     """
 
     title = "tree-augmented naive Bayes"
 
-    def __init__(self, root=None, alpha=1.0, unseen="smooth", discretize=None, n_bins=5):
+    def __init__(
+        self, root=None, alpha=1.0, unseen="smooth", discretize=None, n_bins=5, backoff=5.0
+    ):
         self.root = root
         self.alpha = alpha
         self.unseen = unseen
         self.discretize = discretize
         self.n_bins = n_bins
+        self.backoff = backoff
 
     def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
         root = self.root
@@ -232,18 +238,19 @@ class KDependence(_Network):
     ----------
     k : int, default=2
         The most attribute parents; ``0 <= k < n_features``.
-    alpha, unseen, discretize, n_bins
+    alpha, unseen, discretize, n_bins, backoff
         As in :class:`~bayesrule.KDB`.
     """
 
     title = "k-dependence Bayes"
 
-    def __init__(self, k=2, alpha=1.0, unseen="smooth", discretize=None, n_bins=5):
+    def __init__(self, k=2, alpha=1.0, unseen="smooth", discretize=None, n_bins=5, backoff=5.0):
         self.k = k
         self.alpha = alpha
         self.unseen = unseen
         self.discretize = discretize
         self.n_bins = n_bins
+        self.backoff = backoff
 
     def blockwise_reason(self) -> str | None:
         if isinstance(self.k, numbers.Integral) and self.k >= 2:  # fit_blocks: a second pass

@@ -30,7 +30,7 @@ from ...stats.pair_counts import PairCounts, count_pairs, encode_table
 from ...stats.values import check_unseen, lookup, numeric, value_codes, value_table
 from ..base import BLOCK_BYTES, Likelihood, check_alpha
 from .binning import Binning, bin_columns
-from .cpt import flat_index, proba
+from .cpt import check_backoff, flat_index, proba
 from .discretize import check_discretize
 
 
@@ -45,6 +45,7 @@ class DiscreteNetwork(Binning, Likelihood):
     def _check_params(self) -> float:
         check_unseen(self.unseen)
         check_discretize(self.discretize, self.n_bins)
+        check_backoff(self.backoff)
         return check_alpha(self.alpha)
 
     # ----------------------------------------------------------------- statistics
@@ -147,8 +148,8 @@ class DiscreteNetwork(Binning, Likelihood):
 
     def _header(self, feature_names) -> list[str]:
         lines = [
-            f"{self.title}, alpha={self.alpha!r}, unseen={self.unseen!r}, "
-            f"discretize={self.discretize!r}"
+            f"{self.title}, alpha={self.alpha!r}, backoff={self.backoff!r}, "
+            f"unseen={self.unseen!r}, discretize={self.discretize!r}"
         ]
         return lines + self._bin_lines(feature_names)
 

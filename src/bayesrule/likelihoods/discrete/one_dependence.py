@@ -8,6 +8,7 @@ computed in log space. Shared machinery (binning, counts, codes) is in
 
 from __future__ import annotations
 
+import functools
 import numbers
 
 import numpy as np
@@ -18,8 +19,8 @@ from ..._validation import column_position
 from ...stats.pair_counts import PairCounts
 from ..base import Undetermined
 from .cpt import check_tables, lookup_table, n_free, proba
+from .leave_one_out import spode_losses
 from .network import DiscreteNetwork
-from .structure import conditional_information, super_parent_scores
 
 
 class OneDependence(DiscreteNetwork):
@@ -43,19 +44,31 @@ class OneDependence(DiscreteNetwork):
     Parameters
     ----------
     parents : "all", int or None, default="all"
-        "all": AODE. An int: a SPODE with that super-parent. None: the SPODE of highest
-        BIC (:func:`~bayesrule.likelihoods.discrete.structure.super_parent_scores`).
+        "all": AODE. An int: a SPODE with that super-parent. None: the SPODE of least
+        leave-one-out log loss on the training rows
+        (:mod:`~bayesrule.likelihoods.discrete.leave_one_out`), chosen by ``fit`` (on
+        a Dask collection in a pass over its blocks after the counts) or by the first
+        ``partial_fit`` that determines the model, and kept by later batches.
     min_count : float, default=1
         AODE: a SPODE takes part for a row when its super-parent's value has at least
         this (weighted) count in training. A missing or unseen super-parent never does.
-    alpha, unseen, discretize, n_bins
-        As in :class:`~bayesrule.AODE`.
+    alpha, unseen, discretize, n_bins, backoff
+        As in :class:`~bayesrule.AODE`; ``backoff`` (default 0, Webb's estimates) weighs
+        ``P(x_j | y)`` into the tables given a super-parent
+        (:mod:`~bayesrule.likelihoods.discrete.cpt`).
     """
 
     title = "one-dependence estimator"
 
     def __init__(
-        self, parents="all", min_count=1, alpha=1.0, unseen="smooth", discretize=None, n_bins=5
+        self,
+        parents="all",
+        min_count=1,
+        alpha=1.0,
+        unseen="smooth",
+        discretize=None,
+        n_bins=5,
+        backoff=0.0,
     ):
         self.parents = parents
         self.min_count = min_count
@@ -63,15 +76,49 @@ class OneDependence(DiscreteNetwork):
         self.unseen = unseen
         self.discretize = discretize
         self.n_bins = n_bins
+        self.backoff = backoff
+
+    def _chooses(self) -> bool:
+        """Whether the super-parent is chosen from the training rows (parents=None)."""
+        return self.parents is None
+
+    def blockwise_reason(self) -> str | None:
+        if self._chooses():  # fit_blocks: a pass over the rows after the counts
+            return "a SPODE chooses its super-parent by leave-one-out over the training rows"
+        return super().blockwise_reason()
+
+    def _needs_rows(self, n_features: int) -> bool:
+        """Rows to score the candidate super-parents on: those of ``fit``, or of the first
+        ``partial_fit`` batch that determines the model (later batches keep its choice)."""
+        return self._chooses() and n_features > 1 and "super_parents_" not in vars(self)
+
+    def partial_fit(self, X, y, n_classes, sample_weight=None):
+        try:
+            return super().partial_fit(X, y, n_classes, sample_weight)
+        finally:  # a batch that left the model undetermined keeps no rows
+            self.__dict__.pop("_rows", None)
 
     def _super_parents(self, stats) -> list[int]:
         d = len(stats.categories)
         if isinstance(self.parents, str) and self.parents == "all":
             return list(range(d))
-        if self.parents is None:  # the SPODE of highest BIC
-            scores = super_parent_scores(stats, conditional_information(stats))
-            return [int(np.argmax(scores))]
-        return [column_position("parent", self.parents, d, names=False)]
+        if not self._chooses():
+            return [column_position("parent", self.parents, d, names=False)]
+        score = functools.partial(
+            spode_losses, stats=stats, alpha=self.alpha, backoff=float(self.backoff)
+        )
+        loss = self._count_rows(score, stats.categories).get("loss")
+        if loss is not None:  # the least loss; near-ties (rounding) to the first
+            return [int(np.flatnonzero(loss <= loss.min() + 1e-9 * abs(loss.min()))[0])]
+        if d == 1:
+            return [0]
+        kept = vars(self).get("super_parents_")
+        if kept is None:
+            raise ValueError(
+                "parents=None chooses the super-parent from the training rows, which these "
+                "statistics come without; fit on the data, or give the super-parent."
+            )
+        return list(kept)
 
     def _build(self, stats: PairCounts) -> None:
         alpha = self.alpha
@@ -109,7 +156,9 @@ class OneDependence(DiscreteNetwork):
                 joint = np.log(num) - np.log(den)
             head = np.column_stack([joint - log_class[:, None], np.zeros(C)])
             usable = np.append(singles[p].sum(axis=0) >= self.min_count, False)
-            tables = [lookup_table(next(blocks), alpha, self.unseen) for _ in others]
+            tables = [
+                lookup_table(next(blocks), alpha, self.unseen, backoff=self.backoff) for _ in others
+            ]
             flat = np.concatenate([t.reshape(C, -1) for t in tables] or [np.zeros((C, 0))], axis=1)
             base = np.concatenate([[0], np.cumsum([t[0].size for t in tables])])[:-1]
             self._spodes.append(
@@ -169,7 +218,7 @@ class OneDependence(DiscreteNetwork):
         else:
             (p,) = parents
             counts = self.stats_.blocks([(p, j)])[0]
-        return counts, proba(counts, self.alpha)
+        return counts, proba(counts, self.alpha, self.backoff)
 
     def parent_proba(self, p: int) -> np.ndarray:
         """The SPODE estimate ``P(y, x_p)``, shape (C, O_p)."""
@@ -199,7 +248,7 @@ class OneDependence(DiscreteNetwork):
                     continue
                 if p not in tables:  # all of p's pair counts in one pass
                     counts = [self.stats_.single(p), *self.stats_.blocks([(p, j) for j in others])]
-                    tables[p] = [proba(n, self.alpha) for n in counts]
+                    tables[p] = [proba(n, self.alpha, self.backoff) for n in counts]
                 self._draw(codes, rows, p, (), tables[p][0][c], rng, c)
                 for j, table in zip(others, tables[p][1:], strict=True):
                     self._draw(codes, rows, j, (p,), table[c], rng, c)

@@ -65,23 +65,6 @@ def conditional_information(stats: PairCounts) -> np.ndarray:
     return (out + out.T) / 2  # equal up to rounding; exactly symmetric
 
 
-def super_parent_scores(stats: PairCounts, cmi: np.ndarray) -> np.ndarray:
-    """BIC of the SPODE with each attribute as super-parent, up to a constant they share.
-
-    With p the super-parent, the maximised log-likelihood of the joint model is
-    ``n sum_{j != p} I(X_j; X_p | C)`` plus terms equal for every p, and its free
-    parameters are ``k_p = C (O_p - 1) + sum_{j != p} C O_p (O_j - 1)``: the score is
-    ``n sum_j I(X_j; X_p | C) - k_p ln(n) / 2`` (n the total weight). A parent with many
-    values must buy its tables with dependence; one that explains nothing leaves naive
-    Bayes.
-    """
-    sizes = np.array([c.size for c in stats.categories], dtype=np.float64)
-    C, n = stats.n_classes, float(stats.class_weight.sum())
-    children = (np.maximum(sizes - 1, 0)).sum() - np.maximum(sizes - 1, 0)
-    k = C * np.maximum(sizes - 1, 0) + C * sizes * children
-    return n * cmi.sum(axis=1) - k * np.log(max(n, 1.0)) / 2
-
-
 def chow_liu_parents(cmi: np.ndarray, root: int) -> list[tuple[int, ...]]:
     """Parents of the maximum spanning tree over ``cmi`` (Prim), directed from ``root``."""
     d = cmi.shape[0]
