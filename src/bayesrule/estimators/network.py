@@ -27,7 +27,9 @@ class TAN(_Network, Preset):
 
     Each attribute has the class and at most one other attribute as parents: the
     Chow-Liu maximum spanning tree over ``I(X_i; X_j | C)``, directed away from the root.
-    ``P(x_j | c, x_pa) = (F(c, x_pa, x_j) + alpha) / (F(c, x_pa) + alpha O_j)``.
+    ``P(x_j | c, x_pa) = (F(c, x_pa, x_j) + m P(x_j | c)) / (F(c, x_pa) + m)``, ``m`` the
+    ``backoff`` (5, Friedman et al.'s smoothing; 0: the Lidstone estimates
+    ``(F(c, x_pa, x_j) + alpha) / (F(c, x_pa) + alpha O_j)``).
 
     Parameters
     ----------

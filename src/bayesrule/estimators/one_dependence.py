@@ -5,7 +5,8 @@ Naive Bayes treats the attributes as independent given the class; these let each
 attribute depend on other attributes too (seed 002, eq. 13):
 ``P(c|x) ∝ P(c) prod_j P(x_j | c, pa_j)``. All four take any hashable values (strings,
 booleans, integer codes, pandas categories), count with the Lidstone estimates of
-seed 002 (``alpha``), handle values never seen in training as :class:`CategoricalNB`
+seed 002 (``alpha``), back the tables given attribute parents off to the attribute's
+table given the class (``backoff``), handle values never seen in training as :class:`CategoricalNB`
 does (``unseen``), and marginalise missing values (NaN, None, pandas NA): a missing
 attribute drops out; a missing parent makes its children fall back to their other
 parents. Float columns are binned as ``discretize`` says
@@ -155,8 +156,9 @@ class SPODE(_OneDependence, Preset):
     ``P(y, x) = P(y, x_p) prod_{j != p} P(x_j | y, x_p)`` with the estimates of Webb et
     al.: ``P(y, x_p) = (F(y, x_p) + alpha) / (n_p + alpha k O_p)`` (``n_p`` the rows where
     ``x_p`` is observed: n without missing values) and ``P(x_j | y, x_p) =
-    (F(y, x_p, x_j) + alpha) / (F(y, x_p) + alpha O_j)``. A row whose super-parent is
-    missing (or never seen) gets naive Bayes.
+    (F(y, x_p, x_j) + alpha) / (F(y, x_p) + alpha O_j)`` with ``backoff=0``; at the default
+    ``backoff=5`` the m-estimate ``(F(y, x_p, x_j) + 5 P(x_j | y)) / (F(y, x_p) + 5)``.
+    A row whose super-parent is missing (or never seen) gets naive Bayes.
 
     Parameters
     ----------
