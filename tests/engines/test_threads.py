@@ -29,3 +29,54 @@ def test_threadpool_limits_reach_the_pools_in_a_fresh_process():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "1"
+
+
+def test_in_order_keeps_the_order_the_context_and_a_bound_on_work_in_flight():
+    import contextvars
+    import threading
+    import time
+
+    from bayesrule._engines.threads import in_order
+
+    label = contextvars.ContextVar("label", default="none")
+    label.set("caller")
+    running, most = [0], [0]
+    lock = threading.Lock()
+
+    def work(i):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.002 * (i % 3))  # later items may finish first
+        with lock:
+            running[0] -= 1
+        return i * i, label.get(), threading.current_thread().name
+
+    for workers in (1, 2, 3):
+        got = list(in_order(work, range(12), workers))
+        assert [i for i, _ in got] == list(range(12))
+        assert [r[0] for _, r in got] == [i * i for i in range(12)]
+        assert {r[1] for _, r in got} == {"caller"}  # the caller's context in every thread
+        assert most[0] <= workers
+        assert (len({r[2] for _, r in got}) > 1) is (workers > 1)
+
+
+def test_kernel_blocks_in_threads_give_the_numbers_of_one_thread():
+    import numpy as np
+    from threadpoolctl import threadpool_limits
+
+    from bayesrule import KernelNB
+    from bayesrule.likelihoods import kernel
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(160_000, 4)) + np.repeat([[0.0], [1.5]], 80_000, axis=0)
+    y = np.repeat(["a", "b"], 80_000)
+    model = KernelNB().fit(X, y)
+    like = model.likelihood_
+    assert like._workers(*X.shape) == kernel.n_threads() and X.size >= kernel.THREADED_VALUES
+    assert like._row_block(4) < len(X)  # several blocks
+    threaded = model.predict_joint_log_proba(X)
+    with threadpool_limits(1):
+        assert like._workers(*X.shape) == 1
+        single = model.predict_joint_log_proba(X)
+    np.testing.assert_array_equal(threaded, single)

@@ -9,8 +9,12 @@ by :data:`MAX_THREADS`.
 
 from __future__ import annotations
 
+import contextvars
 import os
 import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 from threadpoolctl import ThreadpoolController
 
@@ -56,3 +60,24 @@ def n_threads() -> int:
     if blas is not None and blas > 0:
         cpus = min(cpus, blas)
     return max(1, min(cpus, MAX_THREADS))
+
+
+def in_order(work: Callable, items: Iterable, workers: int) -> Iterator[tuple]:
+    """``(item, work(item))`` for each item, in order, computed by ``workers`` threads
+    (in this thread for 1) with at most ``2 * workers + 1`` items in flight, so that the
+    memory held stays bounded by a few items' results; each runs in a copy of the
+    caller's context variables."""
+    if workers <= 1:
+        for item in items:
+            yield item, work(item)
+        return
+    with ThreadPoolExecutor(workers) as pool:
+        pending = deque()
+        for item in items:  # each in a copy of the caller's context (_text's class labels)
+            pending.append((item, pool.submit(contextvars.copy_context().run, work, item)))
+            if len(pending) > 2 * workers:
+                done, future = pending.popleft()
+                yield done, future.result()
+        while pending:
+            done, future = pending.popleft()
+            yield done, future.result()

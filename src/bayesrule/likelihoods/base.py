@@ -15,6 +15,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 from .._blocks import BLOCK_BYTES  # noqa: F401 (the families import it from here)
+from .._engines.threads import in_order
 from .._validation import as_float_block, check_nonnegative
 from .state import check_likelihood
 
@@ -123,11 +124,19 @@ class Likelihood(BaseEstimator):
         self.check_ready()
         n, d = X.shape
         step = max(1, min(self._row_block(d), n))
-        for start in range(0, n, step):
-            rows = slice(start, min(start + step, n))
+        slices = [slice(start, min(start + step, n)) for start in range(0, n, step)]
+
+        def run(rows):
             with np.errstate(over="ignore", invalid="ignore"):  # overflow: -inf, reported later
                 block = self._class_major(X[rows], relative)
-            yield rows, block if finish is None else finish(rows, block)
+            return block if finish is None else finish(rows, block)
+
+        yield from in_order(run, slices, min(len(slices), self._workers(n, d)))
+
+    def _workers(self, n: int, d: int) -> int:
+        """Threads that evaluate row blocks of an (n, d) ``X`` at once: 1, unless the
+        family's evaluation spends its time in NumPy loops that release the GIL."""
+        return 1
 
     def best_class_blocks(self, X, *, log_prior, finish) -> Iterator[tuple[slice, np.ndarray]]:
         """Row slices of ``X`` and the class of highest joint in each row (intp).

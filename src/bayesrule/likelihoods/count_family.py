@@ -8,14 +8,11 @@ worker threads) with one sparse-dense product each.
 
 from __future__ import annotations
 
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 import scipy.sparse as sp
 
 from .._engines import sparse as kernels
-from .._engines.threads import n_threads
+from .._engines.threads import in_order, n_threads
 from .._text import FEATURES_SHOWN, block, class_name
 from ..stats.counts import COUNTS, CountStats, _has_nan, check_values, count_statistics, locate
 from .base import BLOCK_BYTES, Likelihood, check_alpha
@@ -151,20 +148,7 @@ class CountLikelihood(Likelihood):
             )
             return work(block, rows)
 
-        if workers <= 1:
-            for rows in slices:
-                yield rows, run(rows)
-            return
-        with ThreadPoolExecutor(workers) as pool:
-            pending = deque()
-            for rows in slices:
-                pending.append((rows, pool.submit(run, rows)))
-                if len(pending) > 2 * workers:  # bounded memory: a few blocks in flight
-                    done, future = pending.popleft()
-                    yield done, future.result()
-            while pending:
-                done, future = pending.popleft()
-                yield done, future.result()
+        yield from in_order(run, slices, workers)
 
     def _scored(self, block, rows: slice, relative: bool, finish=None):
         """``_class_major`` of the CSR block holding the rows ``rows`` of X, then

@@ -30,8 +30,9 @@ kernel term per training value within some 9 bandwidths of the test value: with 
 rule, most of the class's values. ``"binned"``: at fit, each density is binned onto a grid
 of nodes ``h / 64`` apart and convolved with the kernel (:mod:`.kernel_grid`); a test
 value's log-density is interpolated between its two grid nodes, with an absolute error of
-at most about 0.002 (typically below 1e-4). Tail policy: a value farther than 4
-bandwidths from every training value of the class (outside the grid) is evaluated
+at most about 0.002 (typically below 1e-4). Tail policy: a value farther than 6
+(``kernel_grid.REACH``) bandwidths from every training value of the class (outside the
+grid) is evaluated
 exactly, so its log-density stays finite wherever the exact one is. ``"auto"`` bins a
 density whose observed training values number, or weigh, at least ``AUTO_MIN`` (1000),
 and evaluates the smaller ones exactly. A density whose grid would exceed
@@ -47,12 +48,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._engines.threads import n_threads
 from .._text import FEATURES_SHOWN, block, class_name
 from . import kernel_exact, kernel_grid
 from .base import BLOCK_BYTES, SQUARING_LIMIT, Likelihood, Undetermined
 
 RULES = ("scott", "silverman")
 ALGORITHMS = ("auto", "exact", "binned")
+
+#: test values (rows x features) from which row blocks are evaluated by threads
+THREADED_VALUES = 1 << 17
 
 #: "auto" bins a density with at least this many observed training values (or this weight)
 AUTO_MIN = 1000
@@ -270,7 +275,14 @@ class Kernel(Likelihood):
         return np.array([[g is not None for g in row] for row in grids], bool)
 
     def _row_block(self, n_features: int) -> int:
-        return max(64, BLOCK_BYTES // (8 * max(n_features, 1) * 4))
+        """Rows per block: their copy in feature order, the (C, rows) result and about
+        eight float columns of one feature's evaluation."""
+        return max(64, BLOCK_BYTES // (8 * (n_features + self.n_classes_ + 8)))
+
+    def _workers(self, n: int, d: int) -> int:
+        """Row blocks in threads (NumPy's loops release the GIL) from ``THREADED_VALUES``
+        values on: a grid evaluation is a dozen passes over each column block."""
+        return n_threads() if n * d >= THREADED_VALUES else 1
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
         """ln p(x|c) (C, rows): per class and feature a kernel sum over training blocks."""
@@ -303,8 +315,7 @@ class Kernel(Likelihood):
         exactly elsewhere (the tail policy) and where the density has no grid."""
         if grid is None:
             return self._log_density(x, *self._sorted(c, j), c, j)
-        value = kernel_grid.evaluate(grid, x, self.bandwidth_[c, j])
-        value += self.log_norm_[c, j]
+        value = kernel_grid.evaluate(grid, x, self.bandwidth_[c, j], self.log_norm_[c, j])
         tail = np.flatnonzero(np.isnan(value))
         if tail.size:
             value[tail] = self._log_density(x[tail], *self._sorted(c, j), c, j)

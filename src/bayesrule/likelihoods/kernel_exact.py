@@ -42,19 +42,18 @@ def log_kernel_sum(x: np.ndarray, t: np.ndarray, w: np.ndarray, h: float) -> np.
     """
     ref = t[t.size // 2]
     scale = 1.0 / (np.sqrt(2.0) * h)
-    t = (t - ref) * scale
     w_top = w.max()
-    w = w / w_top
-    tail = TAIL + np.log(t.size) - np.log(w.min())  # skipped terms: < e^-TAIL of the sum
-    u = (x - ref) * scale
-    sort = np.argsort(u, kind="stable")
-    u = u[sort]
-    k = np.searchsorted(t, u)
-    below, above = t[np.maximum(k - 1, 0)], t[np.minimum(k, t.size - 1)]
+    tail = TAIL + np.log(t.size) - np.log(w.min() / w_top)  # skipped: < e^-TAIL of the sum
+    sort = np.argsort(x, kind="stable")
+    xs = x[sort]
+    u = (xs - ref) * scale
+    k = np.searchsorted(t, xs)
+    below = (t[np.maximum(k - 1, 0)] - ref) * scale  # the neighbours, in units of u
+    above = (t[np.minimum(k, t.size - 1)] - ref) * scale
     shift = np.minimum(np.square(u - below), np.square(u - above))  # nearest: min u^2
-    reach = np.sqrt(shift + tail)
-    first = np.searchsorted(t, u - reach, side="left")  # each test value's window
-    end = np.searchsorted(t, u + reach, side="right")
+    reach = np.sqrt(shift + tail) / scale  # each test value's window, in units of x
+    first = np.searchsorted(t, xs - reach, side="left")
+    end = np.searchsorted(t, xs + reach, side="right")
     out = np.empty(u.size)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore", under="ignore"):
         for rows in _blocks(first, end):
@@ -62,13 +61,13 @@ def log_kernel_sum(x: np.ndarray, t: np.ndarray, w: np.ndarray, h: float) -> np.
             lo, hi = first[rows].min(), end[rows].max()
             acc = np.zeros(ur.size)
             width = max(1, BLOCK_BYTES // (8 * ur.size))
-            for start in range(lo, hi, width):
+            for start in range(lo, hi, width):  # only the training values in the window
                 stop = min(start + width, hi)
-                e = np.subtract.outer(ur, t[start:stop])
+                e = np.subtract.outer(ur, (t[start:stop] - ref) * scale)
                 np.square(e, out=e)
                 np.subtract(sr[:, None], e, out=e)
                 np.exp(e, out=e)
-                acc += e @ w[start:stop]
+                acc += e @ (w[start:stop] / w_top)
             out[rows] = np.log(acc) - sr
     result = np.empty(u.size)
     result[sort] = out

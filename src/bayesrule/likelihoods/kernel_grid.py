@@ -20,7 +20,7 @@ Accuracy. With nodes ``delta = h / STEPS`` apart, linear binning and linear inte
 each change ``ln sum_i w_i exp(-(x - t_i)^2 / (2 h^2))`` by at most about
 ``(1 + u^2) delta^2 / (8 h^2)``, ``u`` the distance in bandwidths to the training values
 that dominate the sum (``u <= REACH``): at most about 0.002 and typically below 1e-4 with
-``STEPS = 64`` and ``REACH = 4``. The kernel is truncated where the terms left out are
+``STEPS = 64`` and ``REACH = 6``. The kernel is truncated where the terms left out are
 below ``e^-TRUNCATION`` of the nearest one (weights and sample size folded in).
 ``tests/estimators/test_kernel_binned.py`` checks the error against the exact sums and
 against scipy and scikit-learn.
@@ -34,7 +34,7 @@ import numpy as np
 STEPS = 64
 
 #: the grid covers the values within REACH bandwidths of a training value
-REACH = 4.0
+REACH = 6.0
 
 #: kernel terms below ``e^-TRUNCATION`` of a covered node's nearest term are left out
 TRUNCATION = 20.0
@@ -109,27 +109,30 @@ def _build(t: np.ndarray, w: np.ndarray, h: float) -> tuple | None:
     return starts, bases, counts, log_sum
 
 
-def evaluate(grid: tuple, x: np.ndarray, h: float) -> np.ndarray:
-    """The interpolated log-sums at the values ``x`` (NaN where the grid does not cover
-    them: outside its segments, or next to a node far from every training value)."""
+def evaluate(grid: tuple, x: np.ndarray, h: float, offset: float = 0.0) -> np.ndarray:
+    """The interpolated log-sums at the values ``x``, plus ``offset`` (NaN where the grid
+    does not cover them: outside its segments, or next to a node far from every training
+    value)."""
     starts, bases, counts, log_sum = grid
     scale = STEPS / h
     if starts.size == 1:
-        p = (x - starts[0]) * scale
+        p = x - starts[0]
         base, top = int(bases[0]), int(counts[0]) - 1
     else:
         s = np.maximum(np.searchsorted(starts, x, side="right") - 1, 0)
-        p = (x - starts[s]) * scale
+        p = x - starts[s]
         base, top = bases[s], counts[s] - 1
-    outside = ~((p >= 0) & (p <= top))
-    p[outside] = 0.0
-    k = np.minimum(p.astype(np.intp), top - 1)
-    p -= k
+    p *= scale
+    q = np.clip(p, 0.0, top)
+    outside = p != q  # beyond the segment (or NaN)
+    k = q.astype(np.intp)
+    np.minimum(k, top - 1, out=k)
+    q -= k  # the position between nodes k and k + 1
     k += base
-    lo = log_sum[k]
-    out = log_sum[k + 1]
-    out -= lo
-    out *= p
-    out += lo
-    out[outside] = np.nan
+    level = log_sum + offset
+    out = np.subtract(level[1:], level[:-1])[k]  # the slope after node k
+    out *= q
+    out += level[k]
+    if outside.any():
+        out[outside] = np.nan
     return out
