@@ -991,7 +991,7 @@ def bench_kernel(
     number of grid nodes one evaluation reads: the log-density of a value in one class
     and feature is interpolated between ``KERNEL_SUPPORT`` (2) nodes of that density's
     grid, where a Gaussian reads its mean and variance. (Values outside a grid, farther
-    than 6 bandwidths from the class's training values, are summed exactly over the
+    than 4 bandwidths from the class's training values, are summed exactly over the
     training values near them; the agreement column gives their share, and their time is
     in KernelNB's.) The row's "sklearn s" column holds that budget, 3 x GaussianNB's
     predict time x 2, so that ratio >= 1 means within it. The fit row is informational,

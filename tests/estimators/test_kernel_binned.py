@@ -1,7 +1,7 @@
 """KernelNB's binned evaluation: a grid of each density, interpolated; exact in the tails.
 
 The documented error of ``ln p(x_j | c)`` in the grid is at most about 0.002 (typically
-below 1e-4); values outside the grid (farther than 6 bandwidths from the class's training
+below 1e-4); values outside the grid (farther than 4 bandwidths from the class's training
 values) are evaluated exactly.
 """
 
@@ -210,3 +210,14 @@ def test_digits_replicated_ten_times_fits_and_predicts_like_the_exact_model():
     np.testing.assert_allclose(joint, exact.predict_joint_log_proba(X[sample]), atol=64 * TOLERANCE)
     np.testing.assert_array_equal(model.predict(X[sample]), exact.predict(X[sample]))
     assert model.score(X, y) > 0.9
+
+
+def test_grid_evaluation_gives_nan_for_nan_and_outside_values():
+    rng = np.random.default_rng(9)
+    t = np.sort(rng.normal(size=2000))
+    grid = kernel_grid.build(t, np.ones(t.size), 0.2)
+    x = np.array([np.nan, 0.0, 1e9, -1e9, np.inf, -np.inf])
+    got = kernel_grid.evaluate(grid, x.copy(), 0.2, offset=1.5)
+    assert np.isnan(got[[0, 2, 3, 4, 5]]).all() and np.isfinite(got[1])
+    plain = kernel_grid.evaluate(grid, x[1:2].copy(), 0.2)
+    np.testing.assert_allclose(got[1], plain[0] + 1.5, rtol=1e-15)

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 from registry import CASES
 
-from bayesrule import CategoricalNB, GaussianNB, KernelNB
+from bayesrule import SPODE, TAN, CategoricalNB, GaussianNB, KernelNB
 from bayesrule import io as bio
 from bayesrule.cli import main
 from bayesrule.io import container
@@ -526,5 +526,21 @@ def test_forged_bins_of_a_categorical_model_are_refused(tmp_path):
     ):
         forged = copy.deepcopy(model)
         forge(forged.likelihood_.bin_edges_)
+        bio.save(forged, path)
+        refused(bio.load, path)
+
+
+@pytest.mark.parametrize("name, value", [("backoff", -3.0), ("backoff", "x"), ("alpha", -1.0)])
+def test_forged_parameters_of_a_semi_naive_model_are_refused(tmp_path, name, value):
+    """A semi-naive family whose fit needs more than its statistics (bins, SPODE's
+    super-parent chosen from the rows) is not derived again at load: its parameters are
+    checked on their own (a negative back-off once loaded and predicted NaN)."""
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(200, 3))
+    y = (X[:, 0] > 0).astype(int)
+    path = tmp_path / "model.model"
+    for model in (SPODE().fit(X, y), TAN().fit(X, y)):
+        forged = copy.deepcopy(model)
+        setattr(forged.likelihood_, name, value)
         bio.save(forged, path)
         refused(bio.load, path)

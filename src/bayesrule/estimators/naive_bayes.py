@@ -258,7 +258,7 @@ class KernelNB(Preset):
         near the test value; ``"binned"`` interpolates in a grid of each density made at
         fit (nodes ``h / 64`` apart; the absolute error of each ``ln p(x_j | c)`` is at
         most about 0.002, typically below 1e-4), and evaluates exactly the values
-        farther than 6 bandwidths from the class's training values; ``"auto"`` bins the
+        farther than 4 bandwidths from the class's training values; ``"auto"`` bins the
         densities of at least 1000 training values (or that weight). See
         :class:`~bayesrule.likelihoods.Kernel`.
     {common}

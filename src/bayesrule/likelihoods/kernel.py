@@ -30,7 +30,7 @@ kernel term per training value within some 9 bandwidths of the test value: with 
 rule, most of the class's values. ``"binned"``: at fit, each density is binned onto a grid
 of nodes ``h / 64`` apart and convolved with the kernel (:mod:`.kernel_grid`); a test
 value's log-density is interpolated between its two grid nodes, with an absolute error of
-at most about 0.002 (typically below 1e-4). Tail policy: a value farther than 6
+at most about 0.002 (typically below 1e-4). Tail policy: a value farther than 4
 (``kernel_grid.REACH``) bandwidths from every training value of the class (outside the
 grid) is evaluated
 exactly, so its log-density stays finite wherever the exact one is. ``"auto"`` bins a

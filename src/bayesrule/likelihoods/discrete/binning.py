@@ -53,7 +53,9 @@ class Binning:
     def check_state(self, n_classes: int, n_features: int) -> None:
         """As the family's, and the bins (not derived from the statistics) checked: one
         entry per feature, None or finite, strictly increasing cut points, with the
-        finite range of the values seen (``_bin_bounds``) for each binned column."""
+        finite range of the values seen (``_bin_bounds``) for each binned column; and the
+        parameters (a file's may be edited where the state is not derived again)."""
+        self._check_params()
         super().check_state(n_classes, n_features)
         edges = getattr(self, "bin_edges_", None)
         if edges is None:  # a model saved before binning

@@ -92,6 +92,14 @@ class OneDependence(DiscreteNetwork):
         ``partial_fit`` batch that determines the model (later batches keep its choice)."""
         return self._chooses() and n_features > 1 and "super_parents_" not in vars(self)
 
+    def fit(self, X, y, n_classes, sample_weight=None):
+        self.__dict__.pop("super_parents_", None)  # chosen again (partial_fit keeps it)
+        return super().fit(X, y, n_classes, sample_weight)
+
+    def fit_blocks(self, blocks, n_classes):
+        self.__dict__.pop("super_parents_", None)
+        return super().fit_blocks(blocks, n_classes)
+
     def partial_fit(self, X, y, n_classes, sample_weight=None):
         try:
             return super().partial_fit(X, y, n_classes, sample_weight)
