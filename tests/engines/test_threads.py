@@ -80,3 +80,21 @@ def test_kernel_blocks_in_threads_give_the_numbers_of_one_thread():
         assert like._workers(*X.shape) == 1
         single = model.predict_joint_log_proba(X)
     np.testing.assert_array_equal(threaded, single)
+
+
+def test_in_order_runs_in_the_calling_thread_away_from_the_main_one():
+    import threading
+
+    from bayesrule._engines.threads import in_order
+
+    seen = []
+
+    def inner():
+        caller = threading.current_thread().name
+        names = {r for _, r in in_order(lambda i: threading.current_thread().name, range(6), 4)}
+        seen.append(names == {caller})
+
+    worker = threading.Thread(target=inner)
+    worker.start()
+    worker.join()
+    assert seen == [True]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextvars
 import os
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -66,8 +67,10 @@ def in_order(work: Callable, items: Iterable, workers: int) -> Iterator[tuple]:
     """``(item, work(item))`` for each item, in order, computed by ``workers`` threads
     (in this thread for 1) with at most ``2 * workers + 1`` items in flight, so that the
     memory held stays bounded by a few items' results; each runs in a copy of the
-    caller's context variables."""
-    if workers <= 1:
+    caller's context variables. Called from any thread but the main one (a Dask worker's,
+    another pool's) it runs in that thread: pools inside pools would oversubscribe the
+    cores."""
+    if workers <= 1 or threading.current_thread() is not threading.main_thread():
         for item in items:
             yield item, work(item)
         return
