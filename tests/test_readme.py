@@ -110,6 +110,15 @@ def test_deciding_example_runs_every_rule(tmp_path):
     assert int(missed) <= 0.05 * int(of)
 
 
+def test_conformal_example_covers_with_small_sets(tmp_path):
+    text = run(python_blocks()[4], tmp_path)
+    cover, size, labels = text.strip().splitlines()
+    assert cover.endswith("of new digits in their set (0.9 on average)")
+    assert 0.86 <= float(cover.split()[0]) <= 0.95
+    assert 1.0 <= float(size.split()[0]) < 1.5
+    assert [len(row) for row in ast.literal_eval(labels)] == [1, 1, 1, 1]
+
+
 def _mebibytes(text: str) -> float:
     value, unit = re.fullmatch(r"([\d.]+)\s*([KMG]i?B)", text).groups()
     return float(value) * {"K": 2**10, "M": 2**20, "G": 2**30}[unit[0]] / 2**20
@@ -122,7 +131,7 @@ def test_out_of_core_example_runs_as_written(tmp_path):
     posteriors that tell the classes apart; the workers, which import the script, run
     nothing but definitions and stay within their limit (no memory warning)."""
     pytest.importorskip("distributed")
-    code = python_blocks()[4]
+    code = python_blocks()[5]
     module = ast.parse(code)
     *top, guard = module.body
     assert ast.unparse(guard.test) == "__name__ == '__main__'"
@@ -161,7 +170,7 @@ def test_out_of_core_example_runs_as_written(tmp_path):
 
 
 def test_every_python_block_has_its_test():
-    assert len(python_blocks()) == 6  # the five above and the CSV files of the shell section
+    assert len(python_blocks()) == 7  # the six above and the CSV files of the shell section
 
 
 def shell_section() -> tuple[str, list[str]]:

@@ -18,6 +18,7 @@ __version__ = "0.1.0"
 #: public names besides the estimators -> the submodule that defines them
 _DEFINED_IN = {
     "BayesDecision": ".decision",
+    "ConformalSet": ".decision",
     "LossMatrix": ".decision",
     "Minimax": ".decision",
     "NeymanPearson": ".decision",

@@ -4,10 +4,12 @@ reject curves, and the Bayes decision on top of any probabilistic classifier).
 
 Modules: ``_loss`` (LossMatrix, conditional risk, the Bayes action, with seed 003's
 worked example), ``neyman_pearson``, ``minimax``, ``priors_shift`` (estimate_priors),
-``reject`` (reject_curve) and ``wrap`` (BayesDecision).
+``reject`` (reject_curve), ``wrap`` (BayesDecision) and ``conformal`` (ConformalSet:
+prediction sets with a coverage guarantee).
 """
 
 from ._loss import LossMatrix, as_loss_matrix, bayes_action, conditional_risk, reject_and_actions
+from .conformal import ConformalSet, set_labels
 from .minimax import Minimax, minimax_priors
 from .neyman_pearson import NeymanPearson
 from .priors_shift import estimate_priors
@@ -16,6 +18,7 @@ from .wrap import BayesDecision
 
 __all__ = [
     "BayesDecision",
+    "ConformalSet",
     "LossMatrix",
     "Minimax",
     "NeymanPearson",
@@ -26,4 +29,5 @@ __all__ = [
     "minimax_priors",
     "reject_and_actions",
     "reject_curve",
+    "set_labels",
 ]

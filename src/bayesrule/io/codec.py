@@ -46,6 +46,7 @@ _BUILTIN = [
     "bayesrule.decision.NeymanPearson",
     "bayesrule.decision.Minimax",
     "bayesrule.decision.BayesDecision",
+    "bayesrule.decision.ConformalSet",
     "bayesrule.stats.moments.ClassMoments",
 ]
 
