@@ -19,6 +19,7 @@ __version__ = "0.1.0"
 _DEFINED_IN = {
     "BayesDecision": ".decision",
     "ConformalSet": ".decision",
+    "SelectiveClassifier": ".decision",
     "LossMatrix": ".decision",
     "Minimax": ".decision",
     "NeymanPearson": ".decision",

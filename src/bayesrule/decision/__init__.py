@@ -4,8 +4,9 @@ reject curves, and the Bayes decision on top of any probabilistic classifier).
 
 Modules: ``_loss`` (LossMatrix, conditional risk, the Bayes action, with seed 003's
 worked example), ``neyman_pearson``, ``minimax``, ``priors_shift`` (estimate_priors),
-``reject`` (reject_curve), ``wrap`` (BayesDecision) and ``conformal`` (ConformalSet:
-prediction sets with a coverage guarantee).
+``reject`` (reject_curve), ``wrap`` (BayesDecision), ``conformal`` (ConformalSet:
+prediction sets with a coverage guarantee) and ``selective`` (SelectiveClassifier:
+abstention with a guaranteed error on the rows accepted).
 """
 
 from ._loss import LossMatrix, as_loss_matrix, bayes_action, conditional_risk, reject_and_actions
@@ -14,6 +15,7 @@ from .minimax import Minimax, minimax_priors
 from .neyman_pearson import NeymanPearson
 from .priors_shift import estimate_priors
 from .reject import reject_curve
+from .selective import SelectiveClassifier, risk_coverage_curve
 from .wrap import BayesDecision
 
 __all__ = [
@@ -22,6 +24,7 @@ __all__ = [
     "LossMatrix",
     "Minimax",
     "NeymanPearson",
+    "SelectiveClassifier",
     "as_loss_matrix",
     "bayes_action",
     "conditional_risk",
@@ -29,5 +32,6 @@ __all__ = [
     "minimax_priors",
     "reject_and_actions",
     "reject_curve",
+    "risk_coverage_curve",
     "set_labels",
 ]
