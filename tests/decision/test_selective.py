@@ -4,6 +4,8 @@ save/load."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy.stats import binom
@@ -76,7 +78,13 @@ def test_scores_and_the_reject_label():
     for score in ("posterior", "risk", "evidence"):
         model = SelectiveClassifier(
             GaussianNB(), max_error=0.05, score_by=score, loss=[[0, 1], [5, 0]], random_state=0
-        ).fit(X, labels)
+        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            model.fit(X, labels)
+        assert any("abstains on every row" in str(w.message) for w in caught) is (
+            score == "evidence"
+        )
         out = model.predict(X)
         assert set(out.tolist()) <= {"ham", "spam", "reject"}
         accepted = out != "reject"
@@ -100,6 +108,7 @@ def test_scores_and_the_reject_label():
         ({"cv": 5}, ValueError, "held-out fraction"),
         ({"score_by": "risk", "loss": [[0, 1, 1], [1, 0, 1]]}, ValueError, "loss matrix"),
         ({"reject_label": 1}, ValueError, "equals a class label"),
+        ({"score_by": "risk", "loss": [[0, 1], [1, 0], [0.2, 0.2]]}, ValueError, "reject row"),
     ],
 )
 def test_bad_parameters_are_refused_by_name(params, error, match):
@@ -110,7 +119,9 @@ def test_bad_parameters_are_refused_by_name(params, error, match):
 
 def test_too_few_rows_say_how_many_are_needed():
     X, y = _two_classes(100, np.random.default_rng(5))
-    with pytest.raises(ValueError, match=r"needs at least 45 held-out rows.*give at least 180"):
+    # 0 errors in k rows bound the error by 0.05 at level 0.1 / 7 (7 tests) from k = 83
+    assert binomial_upper(0, 83, 0.1 / 7) <= 0.05 < binomial_upper(0, 82, 0.1 / 7)
+    with pytest.raises(ValueError, match=r"needs at least 83 held-out rows.*give at least 332"):
         SelectiveClassifier(GaussianNB(), max_error=0.05, confidence=0.9).fit(X, y)
     with pytest.raises(ValueError, match="needs an estimator with log_evidence"):
         SelectiveClassifier(LogisticRegression(), score_by="evidence", max_error=0.3).fit(X, y)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 
 import numpy as np
 from scipy.stats import beta
@@ -127,6 +128,11 @@ class SelectiveClassifier(ClassifierMixin, BaseEstimator):
         loss = None
         if self.score_by == "risk":
             loss = as_loss_matrix(self.loss, classes.size, classes)
+            if loss.has_reject:
+                raise ValueError(
+                    "loss has a reject row, but here the threshold is the reject option: "
+                    f"give the ({classes.size}, {classes.size}) loss of the class actions."
+                )
         cv = SPLIT if self.cv is None else self.cv
         if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
             raise ValueError(
@@ -160,6 +166,15 @@ class SelectiveClassifier(ClassifierMixin, BaseEstimator):
         scores, predicted = values[:, 0], values[:, 1].astype(np.intp)
         wrong = classes[predicted] != y[rows]
         threshold, bound = _select(scores, wrong, self.max_error, self.confidence, cv)
+        if not np.isfinite(threshold):
+            warnings.warn(
+                f"no threshold keeps the error at most max_error={self.max_error} with "
+                f"confidence {self.confidence} on the {rows.size} held-out rows: the model "
+                "abstains on every row. Hold out more rows, allow a larger max_error or a "
+                "lower confidence, or use a model whose surest rows are right more often.",
+                UserWarning,
+                stacklevel=2,
+            )
         accepted = scores >= threshold
         self.estimator_, self.classes_, self._loss = final, classes, loss
         self.threshold_, self.error_bound_ = float(threshold), float(bound)
@@ -232,10 +247,23 @@ def binomial_upper(errors: int, n: int, level: float) -> float:
     return float(beta.ppf(1.0 - level, errors + 1, n - errors))
 
 
+def _rows_needed(max_error: float, confidence: float) -> int:
+    """The fewest held-out rows with which a threshold can be certified at all: as many
+    rows accepted without an error as the bound at the union level needs (the number of
+    tests grows with the rows: iterated to a fixed point)."""
+    m = 1
+    while True:
+        tests = max(1, math.ceil(math.log2(m)))
+        need = math.ceil(math.log((1 - confidence) / tests) / math.log(1 - max_error))
+        if need <= m:
+            return m
+        m = need
+
+
 def _select(scores, wrong, max_error, confidence, cv):
     """SGR: the lowest tested threshold whose bound is at most ``max_error``."""
     m = scores.size
-    need = math.ceil(math.log(1 - confidence) / math.log(1 - max_error))
+    need = _rows_needed(max_error, confidence)
     if m < need:
         total = math.ceil(need / cv)
         raise ValueError(
