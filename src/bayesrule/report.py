@@ -12,6 +12,7 @@ from sklearn.metrics import log_loss
 from ._validation import encode_labels
 from .decision import conditional_risk
 from .decision._loss import is_zero_one_matrix
+from .metrics import brier_score, expected_calibration_error, reliability_table
 
 __all__ = ["Report", "report"]
 
@@ -57,6 +58,14 @@ class Report:
         Counts; rows are true classes, columns the actions taken.
     log_loss : float
         Cross-entropy of the posteriors, :func:`sklearn.metrics.log_loss`.
+    brier_score : float
+        Mean squared distance of the posteriors from the one-hot true class
+        (:func:`bayesrule.metrics.brier_score`).
+    calibration_error : float
+        Top-label expected calibration error over 15 bins
+        (:func:`bayesrule.metrics.expected_calibration_error`).
+    reliability : dict of ndarray
+        The bins behind it (:func:`bayesrule.metrics.reliability_table`).
     expected_risk : float
         Mean conditional risk R(a(x) | x) of the chosen actions, from the posteriors.
     empirical_risk : float
@@ -87,6 +96,9 @@ class Report:
     overall_reject: float
     confusion_matrix: np.ndarray
     log_loss: float
+    brier_score: float
+    calibration_error: float
+    reliability: dict
     expected_risk: float
     empirical_risk: float
     accepted_accuracy: float
@@ -142,8 +154,18 @@ class Report:
             "class_risk": [_plain(r) for r in self.class_risk],
             "loss": self.loss.tolist(),
         }
-        for key in ("log_loss", "expected_risk", "empirical_risk", "accepted_accuracy"):
+        for key in (
+            "log_loss",
+            "brier_score",
+            "calibration_error",
+            "expected_risk",
+            "empirical_risk",
+            "accepted_accuracy",
+        ):
             out[key] = _plain(getattr(self, key))
+        out["reliability"] = {
+            k: [_plain(v) for v in values.tolist()] for k, values in self.reliability.items()
+        }
         return out
 
     def __repr__(self) -> str:
@@ -177,6 +199,8 @@ class Report:
         lines += [
             "",
             f"Log loss:       {self.log_loss:.4f}",
+            f"Brier score:    {self.brier_score:.4f}",
+            f"Calibration error (ECE, 15 bins): {self.calibration_error:.4f}",
             f"Expected risk:  {self.expected_risk:.4f}",
             f"Empirical risk: {self.empirical_risk:.4f}",
         ]
@@ -285,6 +309,9 @@ def report(estimator, X, y) -> Report:
         overall_reject=float(rejected.sum() / n),
         confusion_matrix=confusion,
         log_loss=float(log_loss(y, proba, labels=classes)),
+        brier_score=brier_score(y, proba, classes),
+        calibration_error=expected_calibration_error(y, proba, classes),
+        reliability=reliability_table(y, proba, classes),
         expected_risk=float(risk[np.arange(n), a_idx].mean()),
         empirical_risk=float(loss[a_idx, y_idx].mean()),
         accepted_accuracy=float(correct.sum() / accepted) if accepted else math.nan,
