@@ -18,6 +18,7 @@ __version__ = "0.1.0"
 #: public names besides the estimators -> the submodule that defines them
 _DEFINED_IN = {
     "BayesDecision": ".decision",
+    "Calibrated": ".decision",
     "ConformalSet": ".decision",
     "SelectiveClassifier": ".decision",
     "LossMatrix": ".decision",

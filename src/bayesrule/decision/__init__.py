@@ -6,10 +6,12 @@ Modules: ``_loss`` (LossMatrix, conditional risk, the Bayes action, with seed 00
 worked example), ``neyman_pearson``, ``minimax``, ``priors_shift`` (estimate_priors),
 ``reject`` (reject_curve), ``wrap`` (BayesDecision), ``conformal`` (ConformalSet:
 prediction sets with a coverage guarantee) and ``selective`` (SelectiveClassifier:
-abstention with a guaranteed error on the rows accepted).
+abstention with a guaranteed error on the rows accepted) and ``calibrated`` (Calibrated:
+temperature or vector scaling of any classifier's posteriors).
 """
 
 from ._loss import LossMatrix, as_loss_matrix, bayes_action, conditional_risk, reject_and_actions
+from .calibrated import Calibrated
 from .conformal import ConformalSet, set_labels
 from .minimax import Minimax, minimax_priors
 from .neyman_pearson import NeymanPearson
@@ -20,6 +22,7 @@ from .wrap import BayesDecision
 
 __all__ = [
     "BayesDecision",
+    "Calibrated",
     "ConformalSet",
     "LossMatrix",
     "Minimax",

@@ -47,6 +47,7 @@ _BUILTIN = [
     "bayesrule.decision.Minimax",
     "bayesrule.decision.BayesDecision",
     "bayesrule.decision.ConformalSet",
+    "bayesrule.decision.Calibrated",
     "bayesrule.decision.SelectiveClassifier",
     "bayesrule.stats.moments.ClassMoments",
 ]
