@@ -505,3 +505,32 @@ def test_decision_regions_takes_priors_and_loss_overrides():
     assert a.get_title() == b.get_title()
     np.testing.assert_array_equal(a.collections[0].get_array(), b.collections[0].get_array())
     plt.close("all")
+
+
+def test_risk_coverage_and_reliability_figures():
+    import matplotlib.pyplot as plt
+    from sklearn.datasets import load_digits
+
+    from bayesrule import GaussianNB, LinearDiscriminant
+    from bayesrule.decision import SelectiveClassifier, risk_coverage_curve
+    from bayesrule.metrics import expected_calibration_error
+    from bayesrule.plot import reliability_diagram, risk_coverage
+
+    X, y = load_digits(return_X_y=True)
+    model = SelectiveClassifier(LinearDiscriminant(), max_error=0.02, random_state=0).fit(X, y)
+    ax = risk_coverage(model, X, y)
+    curve = risk_coverage_curve(model, X, y)
+    line = ax.get_lines()[0]
+    np.testing.assert_array_equal(line.get_xdata(), curve["coverage"])
+    np.testing.assert_array_equal(line.get_ydata(), curve["risk"])
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[:2] == ["error on accepted", "max_error"] and labels[2].startswith("threshold")
+    plt.close(ax.figure)
+
+    nb = GaussianNB().fit(X, y)
+    ax = reliability_diagram(nb, X, y, n_bins=10)
+    ece = expected_calibration_error(y, nb.predict_proba(X), nb.classes_, 10)
+    assert ax.get_title() == f"Reliability (ECE {ece:.3f})"
+    assert len(ax.patches) == 10  # one bar per bin
+    assert sum(p.get_height() for p in ax.patches) == pytest.approx(1.0)
+    plt.close(ax.figure)

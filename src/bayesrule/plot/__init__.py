@@ -6,12 +6,13 @@ figure: ``regions`` (decision regions of two-feature models, also under other pr
 losses), ``densities`` (posterior maps, likelihood contours), ``extra`` (prior sweeps,
 scatter plots), ``slices`` (2-D slices of models with more features), ``mixture``
 (mixture components, BIC curves), ``structure`` (dependence graphs of semi-naive
-Bayes) and ``decision`` (Chow's error-reject curve); ``_axes`` holds what they share
+Bayes) and ``decision`` (Chow's error-reject curve, risk-coverage curves, reliability
+diagrams); ``_axes`` holds what they share
 (pyplot on demand, colours, grids).
 """
 
 from ._axes import REJECT_COLOR
-from .decision import reject_curve
+from .decision import reject_curve, reliability_diagram, risk_coverage
 from .densities import likelihood_contours, posterior_map
 from .extra import prior_sweep, scatter
 from .mixture import bic_curve, mixture_components
@@ -31,6 +32,8 @@ __all__ = [
     "posterior_map",
     "prior_sweep",
     "reject_curve",
+    "reliability_diagram",
+    "risk_coverage",
     "scatter",
     "slice_for",
 ]

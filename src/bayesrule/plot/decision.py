@@ -1,4 +1,5 @@
-"""Figures of the decision layer: Chow's error-reject curve.
+"""Figures of the decision layer: Chow's error-reject curve, the risk-coverage curve of
+selective classification, and the reliability diagram of posteriors.
 
 matplotlib is imported only when a function here is called (as in :mod:`bayesrule.plot`,
 which re-exports these functions).
@@ -9,9 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..decision.reject import reject_curve as _reject_curve
+from ..decision.selective import SelectiveClassifier, risk_coverage_curve
+from ..metrics import expected_calibration_error, reliability_table
 from ._axes import _pyplot
 
-__all__ = ["reject_curve"]
+__all__ = ["reject_curve", "reliability_diagram", "risk_coverage"]
 
 
 def reject_curve(estimator, X, y, costs=None, *, ax=None, n_labels=6, title=None):
@@ -99,4 +102,107 @@ def reject_curve(estimator, X, y, costs=None, *, ax=None, n_labels=6, title=None
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best", fontsize="small")
     ax.set_title(title if title is not None else "Error-reject curve (Chow's rule)")
+    return ax
+
+
+def risk_coverage(model, X, y, *, ax=None, title=None):
+    """Draw the error on the accepted rows against the share accepted (every threshold
+    of :func:`bayesrule.decision.risk_coverage_curve`); for a fitted
+    :class:`~bayesrule.decision.SelectiveClassifier`, also its ``max_error`` and the
+    point of its threshold.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from bayesrule import GaussianNB
+    >>> from bayesrule.plot import risk_coverage
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> ax = risk_coverage(GaussianNB().fit(X, y), X, y)
+    >>> ax.get_xlabel()
+    'coverage (share of rows accepted)'
+    >>> plt.close(ax.figure)
+    """
+    plt = _pyplot()
+    curve = risk_coverage_curve(model, X, y)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.0, 4.5))
+    ax.plot(curve["coverage"], curve["risk"], "-", color="#1f77b4", label="error on accepted")
+    if isinstance(model, SelectiveClassifier):
+        ax.axhline(model.max_error, color="#d62728", ls="--", lw=1, label="max_error")
+        accepted = curve["threshold"] >= model.threshold_
+        if accepted.any():
+            k = np.flatnonzero(accepted)[-1]
+            ax.plot(
+                curve["coverage"][k],
+                curve["risk"][k],
+                "o",
+                color="#d62728",
+                label=f"threshold {model.threshold_:.3g}",
+            )
+    ax.set_xlabel("coverage (share of rows accepted)")
+    ax.set_ylabel("error rate on accepted rows")
+    ax.set_xlim(0.0, 1.0)
+    ax.set_ylim(bottom=0.0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+    ax.set_title(title if title is not None else "Risk-coverage curve")
+    return ax
+
+
+def reliability_diagram(estimator, X, y, *, n_bins=15, ax=None, title=None):
+    """Draw the accuracy of the rows in each bin of their top posterior against the
+    bin's mean posterior (the diagonal: calibrated), with the rows per bin as bars and
+    the expected calibration error in the title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from bayesrule import GaussianNB
+    >>> from bayesrule.plot import reliability_diagram
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> ax = reliability_diagram(GaussianNB().fit(X, y), X, y)
+    >>> ax.get_title().startswith("Reliability (ECE ")
+    True
+    >>> plt.close(ax.figure)
+    """
+    plt = _pyplot()
+    proba = np.asarray(estimator.predict_proba(X), dtype=np.float64)
+    classes = np.asarray(estimator.classes_)
+    table = reliability_table(y, proba, classes, n_bins)
+    ece = expected_calibration_error(y, proba, classes, n_bins)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.5, 5.0))
+    full = table["count"] > 0
+    width = table["upper"] - table["lower"]
+    share = table["count"] / table["count"].sum()
+    ax.bar(
+        table["lower"],
+        share,
+        width=width,
+        align="edge",
+        color="#c7c7c7",
+        edgecolor="white",
+        label="share of rows",
+    )
+    ax.plot([0, 1], [0, 1], ":", color="black", lw=1, label="calibrated")
+    ax.plot(
+        table["confidence"][full], table["accuracy"][full], "o-", color="#1f77b4", label="accuracy"
+    )
+    ax.set_xlabel("top posterior (confidence)")
+    ax.set_ylabel("accuracy")
+    ax.set_xlim(0.0, 1.0)
+    ax.set_ylim(0.0, 1.0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", fontsize="small")
+    ax.set_title(title if title is not None else f"Reliability (ECE {ece:.3f})")
     return ax
