@@ -21,6 +21,8 @@ import numbers
 
 import numpy as np
 
+from ._validation import encode_labels
+
 __all__ = ["brier_score", "expected_calibration_error", "reliability_table"]
 
 
@@ -36,16 +38,7 @@ def _checked(y, proba, classes):
         )
     if not np.isfinite(proba).all() or (proba < 0).any():
         raise ValueError("proba must hold finite non-negative probabilities.")
-    order = np.argsort(classes, kind="stable")
-    where = np.searchsorted(classes[order], y).clip(max=classes.size - 1)
-    index = order[where]
-    unknown = classes[index] != y
-    if unknown.any():
-        raise ValueError(
-            f"y holds labels that are not classes, e.g. {y[unknown][0]!r}; the classes "
-            f"are {classes.tolist()}."
-        )
-    return y, proba, index
+    return y, proba, encode_labels(y, classes)
 
 
 def brier_score(y, proba, classes) -> float:

@@ -149,7 +149,7 @@ def test_too_few_rows_say_how_many_are_needed():
     with pytest.raises(ValueError, match="at least 2 classes"):
         ConformalSet(GaussianNB()).fit(X, np.zeros(60))
     model = ConformalSet(GaussianNB(), alpha=0.3).fit(X, y)
-    with pytest.raises(ValueError, match="not fitted on"):
+    with pytest.raises(ValueError, match="not among the classes"):
         model.coverage(X[:3], [0, 1, 7])
 
 

@@ -91,17 +91,20 @@ def test_integer_weights_give_the_losses_of_repeated_rows():
     assert weighted.parents_ == repeated.parents_
 
 
-def test_the_choice_is_by_classification_not_by_dependence():
-    """x1 nearly copies x0 and x2 copies x3: as super-parents they explain the most
-    dependence and leave their copies nothing to say about the class, which x0 and x1
-    both say. BIC of the dependence (the earlier choice) picks x0 or x1 or x2; leave-one-
-    out picks the parent whose SPODE classifies held-out rows best."""
+def test_the_chosen_super_parent_predicts_new_rows_about_as_well_as_the_best():
+    """x1 nearly copies x0 (both tell the class), x3 depends on x2 and the class: the
+    parent chosen by leave-one-out has the held-out log loss of the best parent (within
+    0.01), far from that of the worst."""
+    from sklearn.metrics import log_loss
+
     X, y = _table(n=300, seed=3)
-    est = SPODE(discretize=None).fit(X, y)
-    losses = _losses(est, X, y)
-    assert est.parents_.index(()) == int(np.argmin(losses))
-    for p in range(4):
-        assert SPODE(parent=p, discretize=None).fit(X, y).score(X, y) <= est.score(X, y) + 0.02
+    Xt, yt = _table(n=5000, seed=103)
+    chosen = SPODE(discretize=None).fit(X, y).parents_.index(())
+    held_out = [
+        log_loss(yt, SPODE(parent=p, discretize=None).fit(X, y).predict_proba(Xt)) for p in range(4)
+    ]
+    assert held_out[chosen] <= min(held_out) + 0.01
+    assert held_out[chosen] < max(held_out) - 0.1
 
 
 def test_partial_fit_keeps_the_super_parent_of_its_first_batch():
@@ -124,7 +127,6 @@ def test_a_missing_super_parent_is_scored_and_the_losses_stay_finite():
     like = est.likelihood_
     losses = spode_losses(codes, y, None, stats=like.stats_, alpha=1.0, backoff=5.0)["loss"]
     assert np.isfinite(losses).all() and (losses > 0).all()
-    assert est.parents_.index(()) == int(np.argmin(losses))
 
 
 def test_alpha_zero_keeps_the_losses_bounded():

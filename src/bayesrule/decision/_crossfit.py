@@ -14,11 +14,11 @@ import numbers
 
 import numpy as np
 from scipy.special import logsumexp
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
-from sklearn.utils import _safe_indexing, assert_all_finite
+from sklearn.utils import _safe_indexing, assert_all_finite, get_tags
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import column_or_1d
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .priors_shift import training_priors
 
@@ -30,6 +30,53 @@ def check_labels(y) -> np.ndarray:
         assert_all_finite(y, input_name="y")
     check_classification_targets(y)
     return y
+
+
+#: the fraction held out where a rule's held-out rows default to a split
+SPLIT = 0.25
+
+
+def check_fraction(name: str, value) -> float:
+    """``value`` as a float strictly between 0 and 1 (a rate, a level), else ValueError."""
+    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not 0 < value < 1:
+        raise ValueError(f"{name} must be a number strictly between 0 and 1, got {value!r}")
+    return float(value)
+
+
+def aligned_proba(model, X, classes) -> np.ndarray:
+    """``model.predict_proba(X)`` with a column per class of ``classes`` (0 for a class
+    the model was not fitted on)."""
+    proba = np.asarray(model.predict_proba(X), dtype=np.float64)
+    mine = np.asarray(model.classes_)
+    if mine.shape == classes.shape and np.array_equal(mine, classes):
+        return proba
+    out = np.zeros((proba.shape[0], classes.size))
+    out[:, np.searchsorted(classes, mine)] = proba
+    return out
+
+
+class HeldOutRule(ClassifierMixin, BaseEstimator):
+    """What the rules fitted through :func:`cross_fit` share: the fitted classifier they
+    wrap (``estimator_``, its classes, features and input tags) and its posteriors."""
+
+    def _adopt(self, final, classes) -> None:
+        """Keep ``final`` (the fitted estimator) and what scikit-learn reads of it."""
+        self.estimator_, self.classes_ = final, classes
+        for name in ("n_features_in_", "feature_names_in_"):
+            if hasattr(final, name):
+                setattr(self, name, getattr(final, name))
+
+    def predict_proba(self, X) -> np.ndarray:
+        """The estimator's posteriors, columns in ``classes_`` order."""
+        check_is_fitted(self, "estimator_")
+        return aligned_proba(self.estimator_, X, self.classes_)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        inner = get_tags(self.estimator)
+        tags.input_tags = inner.input_tags
+        tags.classifier_tags.poor_score = inner.classifier_tags.poor_score
+        return tags
 
 
 def check_calibration(calibration, *, allow_none: bool, owner: str):

@@ -20,14 +20,13 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 from scipy.special import log_softmax, softmax
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import get_tags, indexable
+from sklearn.utils import indexable
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import unique_labels_sorted
-from ._crossfit import check_calibration, check_labels, cross_fit
+from ..priors import resolve_priors
+from ._crossfit import HeldOutRule, aligned_proba, check_calibration, check_labels, cross_fit
 from ._loss import as_loss_matrix, bayes_action
-from .conformal import _aligned
 
 __all__ = ["Calibrated"]
 
@@ -40,7 +39,7 @@ METHODS = ("temperature", "vector")
 _FLOOR = float(np.log(np.finfo(np.float64).eps))
 
 
-class Calibrated(ClassifierMixin, BaseEstimator):
+class Calibrated(HeldOutRule):
     """A classifier whose posteriors are recalibrated on held-out rows.
 
     Parameters
@@ -106,14 +105,11 @@ class Calibrated(ClassifierMixin, BaseEstimator):
         else:
             temperature = 1.0
             scale, bias = _fit_vector(logp, truth, C)
-        self.estimator_, self.classes_ = final, classes
+        self._adopt(final, classes)
         self.temperature_ = float(temperature)
         self.scale_, self.bias_ = scale, bias
         counts = np.bincount(np.searchsorted(classes, y), minlength=C).astype(float)
         self.class_prior_ = counts / counts.sum()
-        for name in ("n_features_in_", "feature_names_in_"):
-            if hasattr(final, name):
-                setattr(self, name, getattr(final, name))
         return self
 
     def predict_log_proba(self, X, priors=None) -> np.ndarray:
@@ -124,7 +120,7 @@ class Calibrated(ClassifierMixin, BaseEstimator):
             _log_posteriors(self.estimator_, X, self.classes_) * self.scale_ + self.bias_, axis=1
         )
         if priors is not None:
-            new = _priors(priors, self.classes_)
+            new = resolve_priors(priors, self.classes_, None)
             with np.errstate(divide="ignore"):
                 out = log_softmax(out + np.log(new) - np.log(self.class_prior_), axis=1)
         return out
@@ -142,11 +138,6 @@ class Calibrated(ClassifierMixin, BaseEstimator):
             raise ValueError("loss has a reject row; give the (C, C) loss of the classes.")
         return self.classes_[bayes_action(proba, lm)]
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags = get_tags(self.estimator).input_tags
-        return tags
-
 
 def _log_posteriors(model, X, classes) -> np.ndarray:
     """The model's log posteriors (n, C) in ``classes`` order, floored (finite)."""
@@ -156,18 +147,8 @@ def _log_posteriors(model, X, classes) -> np.ndarray:
         logp = np.asarray(model.predict_log_proba(X), dtype=np.float64)
     else:
         with np.errstate(divide="ignore"):
-            logp = np.log(_aligned(model, X, classes))
+            logp = np.log(aligned_proba(model, X, classes))
     return np.maximum(logp, _FLOOR)
-
-
-def _priors(priors, classes) -> np.ndarray:
-    p = np.asarray(priors, dtype=np.float64)
-    if p.shape != (classes.size,) or not np.isfinite(p).all() or (p < 0).any() or p.sum() <= 0:
-        raise ValueError(
-            f"priors must be {classes.size} non-negative numbers (one per class, "
-            f"{classes.tolist()}), got {priors!r}"
-        )
-    return p / p.sum()
 
 
 def _nll(logits: np.ndarray, truth: np.ndarray) -> float:

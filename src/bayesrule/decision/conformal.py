@@ -28,22 +28,27 @@ import math
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import get_tags, indexable
+from sklearn.utils import indexable
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import unique_labels_sorted
-from ._crossfit import check_calibration, check_labels, cross_fit
+from .._text import class_labels, class_name
+from .._validation import check_nonnegative, encode_labels, unique_labels_sorted
+from ._crossfit import (
+    SPLIT,
+    HeldOutRule,
+    aligned_proba,
+    check_calibration,
+    check_fraction,
+    check_labels,
+    cross_fit,
+)
 
 __all__ = ["ConformalSet", "set_labels"]
 
 METHODS = ("lac", "aps", "raps")
 
-#: held out for the scores when ``cv`` is None (split conformal)
-SPLIT = 0.25
 
-
-class ConformalSet(ClassifierMixin, BaseEstimator):
+class ConformalSet(HeldOutRule):
     """Sets of classes that hold the true class with probability at least ``1 - alpha``.
 
     Parameters
@@ -123,22 +128,15 @@ class ConformalSet(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
     def _check_params(self):
-        alpha = self.alpha
-        if not isinstance(alpha, numbers.Real) or isinstance(alpha, bool) or not 0 < alpha < 1:
-            raise ValueError(f"alpha must be a number strictly between 0 and 1, got {alpha!r}")
+        alpha = check_fraction("alpha", self.alpha)
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
-        penalty, rank = self.penalty, self.penalty_rank
-        if (
-            not isinstance(penalty, numbers.Real)
-            or isinstance(penalty, bool)
-            or not (math.isfinite(penalty) and penalty >= 0)
-        ):
-            raise ValueError(f"penalty must be a finite number >= 0, got {penalty!r}")
+        check_nonnegative("penalty", self.penalty)
+        rank = self.penalty_rank
         if not isinstance(rank, numbers.Integral) or isinstance(rank, bool) or rank < 0:
             raise ValueError(f"penalty_rank must be an integer >= 0, got {rank!r}")
         cv = SPLIT if self.cv is None else self.cv
-        return float(alpha), check_calibration(cv, allow_none=False, owner="ConformalSet")
+        return alpha, check_calibration(cv, allow_none=False, owner="ConformalSet")
 
     def fit(self, X, y):
         """Fit the estimator and take the threshold from the held-out rows' scores.
@@ -170,30 +168,27 @@ class ConformalSet(ClassifierMixin, BaseEstimator):
             )
 
         def score(model, X_part, _y_train):
-            return self._scores(_aligned(model, X_part, classes))
+            return self._scores(aligned_proba(model, X_part, classes))
 
         final, _, rows, scores = cross_fit(self.estimator, X, y, cv, self.random_state, score)
         truth = np.searchsorted(classes, y[rows])
         true_scores = scores[np.arange(rows.size), truth]
         if self.class_conditional:
-            threshold = np.array(
-                [
-                    _threshold(true_scores[truth == c], alpha, _shown(k), cv)
-                    for c, k in enumerate(classes)
-                ]
-            )
+            with class_labels(classes):
+                threshold = np.array(
+                    [
+                        _threshold(true_scores[truth == c], alpha, class_name(c), cv)
+                        for c in range(classes.size)
+                    ]
+                )
         else:
             threshold = _threshold(true_scores, alpha, None, cv)
-        self.estimator_ = final
-        self.classes_ = classes
+        self._adopt(final, classes)
         self.threshold_ = threshold
         sets = scores <= threshold
         self.coverage_ = float(sets[np.arange(rows.size), truth].mean())
         self.mean_set_size_ = float(sets.sum(axis=1).mean())
         self.n_calibration_ = int(rows.size)
-        for name in ("n_features_in_", "feature_names_in_"):
-            if hasattr(final, name):
-                setattr(self, name, getattr(final, name))
         return self
 
     def _scores(self, proba: np.ndarray) -> np.ndarray:
@@ -214,39 +209,19 @@ class ConformalSet(ClassifierMixin, BaseEstimator):
     def predict_set(self, X) -> np.ndarray:
         """The sets, a boolean matrix (n, C): ``S[i, j]`` when class ``classes_[j]`` is
         in row i's set (:func:`set_labels` turns it into labels)."""
-        check_is_fitted(self, "estimator_")
-        return self._scores(_aligned(self.estimator_, X, self.classes_)) <= self.threshold_
+        return self._scores(self.predict_proba(X)) <= self.threshold_
 
     def coverage(self, X, y) -> float:
         """Share of the rows ``(X, y)`` whose true class is in their set (new data; the
         labels must be classes of the fit)."""
         sets = self.predict_set(X)
-        y = check_labels(y)
-        where = np.searchsorted(self.classes_, y).clip(max=self.classes_.size - 1)
-        known = self.classes_[where] == y
-        if not known.all():
-            raise ValueError(
-                f"y holds labels the model was not fitted on, e.g. {y[~known][0]!r}; the "
-                f"classes are {self.classes_.tolist()}."
-            )
-        return float(sets[np.arange(y.size), where].mean())
+        truth = encode_labels(check_labels(y), self.classes_)
+        return float(sets[np.arange(truth.size), truth].mean())
 
     def predict(self, X) -> np.ndarray:
         """The estimator's labels (a set's most probable class)."""
         check_is_fitted(self, "estimator_")
         return self.estimator_.predict(X)
-
-    def predict_proba(self, X) -> np.ndarray:
-        """The estimator's posteriors, columns in ``classes_`` order."""
-        check_is_fitted(self, "estimator_")
-        return _aligned(self.estimator_, X, self.classes_)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        inner = get_tags(self.estimator)
-        tags.input_tags = inner.input_tags
-        tags.classifier_tags.poor_score = inner.classifier_tags.poor_score
-        return tags
 
 
 def set_labels(sets: np.ndarray, classes) -> list[np.ndarray]:
@@ -263,24 +238,7 @@ def set_labels(sets: np.ndarray, classes) -> list[np.ndarray]:
     return [classes[row] for row in np.asarray(sets, dtype=bool)]
 
 
-def _shown(label) -> str:
-    """A class label as written in messages: its value's repr (numpy scalars as Python)."""
-    return repr(label.item() if isinstance(label, np.generic) else label)
-
-
-def _aligned(model, X, classes) -> np.ndarray:
-    """``model.predict_proba(X)`` with a column per class of ``classes`` (0 for a class
-    the model was not fitted on)."""
-    proba = np.asarray(model.predict_proba(X), dtype=np.float64)
-    mine = np.asarray(model.classes_)
-    if mine.shape == classes.shape and np.array_equal(mine, classes):
-        return proba
-    out = np.zeros((proba.shape[0], classes.size))
-    out[:, np.searchsorted(classes, mine)] = proba
-    return out
-
-
-def _threshold(scores: np.ndarray, alpha: float, label, cv) -> float:
+def _threshold(scores: np.ndarray, alpha: float, which, cv) -> float:
     """The ``ceil((m + 1)(1 - alpha))``-th smallest of ``m`` held-out scores, or a
     ValueError saying how many rows the level needs."""
     m = scores.size
@@ -288,11 +246,11 @@ def _threshold(scores: np.ndarray, alpha: float, label, cv) -> float:
     if k <= m:
         return float(np.partition(scores, k - 1)[k - 1])
     need = math.ceil((1 - alpha) / alpha * (1 - 1e-12))
-    where = "held-out rows" if label is None else f"held-out rows of class {label}"
+    where = "held-out rows" if which is None else f"held-out rows of {which}"
     total = need if isinstance(cv, int) else math.ceil(need / cv)
     raise ValueError(
         f"alpha={alpha} needs at least {need} {where}, but cv={cv} held out {m}: give at "
-        f"least {total} rows{'' if label is None else ' of that class'}"
+        f"least {total} rows{'' if which is None else ' of that class'}"
         + (", hold out a larger fraction" if isinstance(cv, float) else "")
         + ", or allow a larger alpha."
     )

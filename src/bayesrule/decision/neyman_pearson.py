@@ -14,16 +14,21 @@ the data the densities were fitted to.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from scipy.special import expit, log_expit
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import get_tags, indexable
+from sklearn.utils import indexable
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import unique_labels_sorted
-from ._crossfit import check_calibration, check_labels, cross_fit, relative_log_likelihood
+from ._crossfit import (
+    HeldOutRule,
+    check_calibration,
+    check_fraction,
+    check_labels,
+    cross_fit,
+    relative_log_likelihood,
+)
 from .priors_shift import training_priors
 
 __all__ = ["NeymanPearson"]
@@ -32,7 +37,7 @@ __all__ = ["NeymanPearson"]
 _SCORE_LIMIT = 1e300
 
 
-class NeymanPearson(ClassifierMixin, BaseEstimator):
+class NeymanPearson(HeldOutRule):
     """Two-class decisions with the false-alarm rate held at ``max_false_alarm``.
 
     The score of a sample is the log likelihood ratio ``ln p(x|pos) - ln p(x|neg)``: from
@@ -127,11 +132,7 @@ class NeymanPearson(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
     def _check_params(self, classes):
-        alpha = self.max_false_alarm
-        if not isinstance(alpha, numbers.Real) or isinstance(alpha, bool) or not 0 < alpha < 1:
-            raise ValueError(
-                f"max_false_alarm must be a number strictly between 0 and 1, got {alpha!r}"
-            )
+        alpha = check_fraction("max_false_alarm", self.max_false_alarm)
         if len(classes) != 2:
             raise ValueError(
                 f"Only binary classification is supported: NeymanPearson decides between "
@@ -150,7 +151,7 @@ class NeymanPearson(ClassifierMixin, BaseEstimator):
                 )
             pos_idx = matches[0]
         calibration = check_calibration(self.calibration, allow_none=False, owner="NeymanPearson")
-        return float(alpha), pos_idx, calibration
+        return alpha, pos_idx, calibration
 
     def fit(self, X, y):
         """Fit the estimator and the threshold that holds the false-alarm rate.
@@ -200,9 +201,8 @@ class NeymanPearson(ClassifierMixin, BaseEstimator):
                 + ", or allow a larger max_false_alarm."
             )
         threshold = neg[m - r]
-        self.estimator_ = final
+        self._adopt(final, classes)
         self.train_prior_ = training_priors(final, final_y)
-        self.classes_ = classes
         self.positive_ = positive
         self.threshold_ = float(threshold)
         implied = expit(np.r_[threshold, -threshold])  # (P(neg), P(pos))
@@ -211,10 +211,6 @@ class NeymanPearson(ClassifierMixin, BaseEstimator):
         self.false_alarm_ = float(np.mean(neg > threshold))
         self.detection_ = float(np.mean(pos > threshold)) if pos.size else float("nan")
         self.roc_ = _roc(neg, pos)
-        if hasattr(final, "n_features_in_"):
-            self.n_features_in_ = final.n_features_in_
-        if hasattr(final, "feature_names_in_"):
-            self.feature_names_in_ = final.feature_names_in_
         return self
 
     @staticmethod
@@ -275,9 +271,6 @@ class NeymanPearson(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
-        inner = get_tags(self.estimator)
-        tags.input_tags = inner.input_tags
-        tags.classifier_tags.poor_score = inner.classifier_tags.poor_score
         return tags
 
 

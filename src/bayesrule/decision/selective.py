@@ -28,21 +28,27 @@ import warnings
 
 import numpy as np
 from scipy.stats import beta
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import get_tags, indexable
+from sklearn.utils import indexable
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import unique_labels_sorted
-from ._crossfit import check_calibration, check_labels, cross_fit
+from ._crossfit import (
+    SPLIT,
+    HeldOutRule,
+    aligned_proba,
+    check_calibration,
+    check_fraction,
+    check_labels,
+    cross_fit,
+)
 from ._loss import as_loss_matrix, conditional_risk, reject_and_actions
-from .conformal import SPLIT, _aligned
 
 __all__ = ["SelectiveClassifier", "risk_coverage_curve"]
 
 SCORES = ("posterior", "risk", "evidence")
 
 
-class SelectiveClassifier(ClassifierMixin, BaseEstimator):
+class SelectiveClassifier(HeldOutRule):
     """A classifier that abstains where it is unsure, with its error on the rows it
     accepts held at ``max_error`` with probability ``confidence``.
 
@@ -119,10 +125,8 @@ class SelectiveClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def _check_params(self, classes):
-        for name in ("max_error", "confidence"):
-            value = getattr(self, name)
-            if not isinstance(value, numbers.Real) or isinstance(value, bool) or not 0 < value < 1:
-                raise ValueError(f"{name} must be a number strictly between 0 and 1, got {value!r}")
+        check_fraction("max_error", self.max_error)
+        check_fraction("confidence", self.confidence)
         if self.score_by not in SCORES:
             raise ValueError(f"score_by must be one of {SCORES}, got {self.score_by!r}")
         loss = None
@@ -176,14 +180,12 @@ class SelectiveClassifier(ClassifierMixin, BaseEstimator):
                 stacklevel=2,
             )
         accepted = scores >= threshold
-        self.estimator_, self.classes_, self._loss = final, classes, loss
+        self._adopt(final, classes)
+        self._loss = loss
         self.threshold_, self.error_bound_ = float(threshold), float(bound)
         self.coverage_ = float(accepted.mean())
         self.accepted_error_ = float(wrong[accepted].mean()) if accepted.any() else 0.0
         self.n_calibration_ = int(rows.size)
-        for name in ("n_features_in_", "feature_names_in_"):
-            if hasattr(final, name):
-                setattr(self, name, getattr(final, name))
         return self
 
     def _confidence(self, model, X, classes, loss):
@@ -195,7 +197,7 @@ class SelectiveClassifier(ClassifierMixin, BaseEstimator):
                     f"model of densities); {type(model).__name__} has none."
                 )
             return np.asarray(model.log_evidence(X), dtype=np.float64), model.predict(X)
-        proba = _aligned(model, X, classes)
+        proba = aligned_proba(model, X, classes)
         if self.score_by == "risk":
             risk = conditional_risk(proba, loss)
             return -risk.min(axis=1), classes[risk.argmin(axis=1)]
@@ -217,17 +219,6 @@ class SelectiveClassifier(ClassifierMixin, BaseEstimator):
         out = labels.astype(object)
         out[refused] = self.reject_label_
         return _tidy(out)
-
-    def predict_proba(self, X) -> np.ndarray:
-        """The estimator's posteriors, columns in ``classes_`` order."""
-        check_is_fitted(self, "estimator_")
-        return _aligned(self.estimator_, X, self.classes_)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        inner = get_tags(self.estimator)
-        tags.input_tags = inner.input_tags
-        return tags
 
 
 def _tidy(labels: np.ndarray) -> np.ndarray:

@@ -111,6 +111,17 @@ def risk_coverage(model, X, y, *, ax=None, title=None):
     :class:`~bayesrule.decision.SelectiveClassifier`, also its ``max_error`` and the
     point of its threshold.
 
+    Parameters
+    ----------
+    model : fitted SelectiveClassifier, or a fitted classifier with ``predict_proba``
+        (scored by its largest posterior)
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+        True labels.
+    ax : matplotlib.axes.Axes, optional
+    title : str, optional
+        Default: "Risk-coverage curve".
+
     Returns
     -------
     matplotlib.axes.Axes
@@ -158,6 +169,18 @@ def reliability_diagram(estimator, X, y, *, n_bins=15, ax=None, title=None):
     """Draw the accuracy of the rows in each bin of their top posterior against the
     bin's mean posterior (the diagonal: calibrated), with the rows per bin as bars and
     the expected calibration error in the title.
+
+    Parameters
+    ----------
+    estimator : fitted classifier with ``classes_`` and ``predict_proba``
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+        True labels.
+    n_bins : int, default=15
+        Equal-width bins of the top posterior (:func:`bayesrule.metrics.reliability_table`).
+    ax : matplotlib.axes.Axes, optional
+    title : str, optional
+        Default: "Reliability (ECE ...)".
 
     Returns
     -------

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._validation import check_nonnegative
 from ...stats.pair_counts import check_table_size
 
 #: the most bytes the dense probability tables of one model may take, whatever the free
@@ -86,6 +87,22 @@ def extend_parents(counts: np.ndarray, fallbacks=None) -> np.ndarray:
     return ext
 
 
+def lidstone(num, den, alpha: float, size: int) -> np.ndarray:
+    """``ln((num + alpha) / (den + alpha size))``, the counts floored at 0 (a row taken out
+    of them may leave -1e-16); a denominator of 0 (alpha = 0, nothing counted) gives the
+    limit as alpha goes to 0, ``1 / size``."""
+    num = np.maximum(num, 0) + alpha
+    den = np.maximum(den, 0) + alpha * size
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, np.log(num) - np.log(den), -np.log(max(size, 1)))
+
+
+def m_estimate(num, den, prior, m: float) -> np.ndarray:
+    """``ln((num + m prior) / (den + m))``, the counts floored at 0: the back-off."""
+    with np.errstate(divide="ignore"):
+        return np.log(np.maximum(num, 0) + m * prior) - np.log(np.maximum(den, 0) + m)
+
+
 def smoothed(
     counts: np.ndarray, alpha: float, backoff: float = 0.0, prior=None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -98,19 +115,10 @@ def smoothed(
     if backoff > 0 and prior is not None:
         known, new = prior
         lead = (counts.shape[0],) + (1,) * (counts.ndim - 2)
-        with np.errstate(divide="ignore"):
-            den = np.log(total + backoff)
-            log_prob = np.log(counts + backoff * known.reshape(*lead, size)) - den
-            unseen = np.log(backoff * new).reshape(*lead, 1) - den
-        return log_prob, np.broadcast_to(unseen, total.shape)[..., 0].copy()
-    num, den = counts + alpha, total + alpha * size
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if alpha == 0:  # never seen together: the limit 1/O_j
-            empty = np.broadcast_to(total <= 0, num.shape)
-            num, den = np.where(empty, 1.0, num), np.where(total <= 0, size, den)
-        log_prob = np.log(num) - np.log(den)
-        unseen = np.log(alpha / den) if alpha > 0 else np.where(total <= 0, -np.log(size), -np.inf)
-    return log_prob, unseen[..., 0]
+        log_prob = m_estimate(counts, total, known.reshape(*lead, size), backoff)
+        unseen = m_estimate(0.0, total, new.reshape(*lead, 1), backoff)
+        return log_prob, unseen[..., 0]
+    return lidstone(counts, total, alpha, size), lidstone(0.0, total, alpha, size)[..., 0]
 
 
 def back_off_prior(alone: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
@@ -130,14 +138,13 @@ def lookup_table(
     size = ext.shape[-1]
     if size == 0:  # a feature never observed in training adds nothing
         return np.zeros(ext.shape[:-1] + (2,))
-    prior = None
     if backoff > 0 and ext.ndim > 2:
         alone = (slice(None), *(s - 1 for s in ext.shape[1:-1]))
-        prior = back_off_prior(ext[alone], alpha)
-    log_prob, new = smoothed(ext, alpha, backoff, prior)
-    if prior is not None:  # every parent unavailable: the table given the class alone
-        with np.errstate(divide="ignore"):
-            log_prob[alone], new[alone] = np.log(prior[0]), np.log(prior[1])
+        logs = smoothed(ext[alone], alpha)  # the table given the class alone, in logs
+        log_prob, new = smoothed(ext, alpha, backoff, tuple(np.exp(part) for part in logs))
+        log_prob[alone], new[alone] = logs  # every parent unavailable: that table itself
+    else:
+        log_prob, new = smoothed(ext, alpha)
     if unseen == "ignore":
         new = np.zeros_like(new)
     return np.concatenate([log_prob, new[..., None], np.zeros(new.shape + (1,))], axis=-1)
@@ -160,14 +167,11 @@ def proba(counts: np.ndarray, alpha: float, backoff: float = 0.0, alone=None) ->
 
 def check_backoff(backoff) -> float:
     """``backoff`` as a float >= 0, or a ValueError/TypeError naming it."""
-    if isinstance(backoff, (bool, np.bool_)) or not isinstance(backoff, (int, float, np.number)):
-        raise TypeError(f"backoff must be a number >= 0 (0: no back-off), got {backoff!r}")
-    if not (np.isfinite(backoff) and backoff >= 0):
-        raise ValueError(
-            f"backoff must be a finite number >= 0 (the weight, in rows, of the table given "
-            f"the class alone; 0: Lidstone estimates only), got {backoff!r}"
-        )
-    return float(backoff)
+    return check_nonnegative(
+        "backoff",
+        backoff,
+        " (the weight, in rows, of the table given the class alone; 0: Lidstone only)",
+    )
 
 
 def flat_index(codes: np.ndarray, sizes) -> np.ndarray:

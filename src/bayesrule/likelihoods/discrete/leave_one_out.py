@@ -23,7 +23,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ..._blocks import BLOCK_BYTES
-from .cpt import back_off_prior, smoothed
+from .cpt import back_off_prior, lidstone, m_estimate, smoothed
 
 #: the most a row's loss counts: ``-ln`` of the smallest positive double's precision
 #: (a posterior of zero for the true class, possible with ``alpha=0``)
@@ -50,36 +50,30 @@ def spode_losses(codes, y, w, *, stats, alpha: float, backoff: float) -> dict:
     codes = np.asfortranarray(codes)  # each attribute's codes contiguous
     step = _row_chunk(stats.n_classes)
     for p in range(d):  # one super-parent's tables at a time
+        children = model.children(p)
         for start in range(0, y.size, step):
             part = slice(start, start + step)
-            total[p] += model.loss(p, codes[part], y[part], w[part])
+            total[p] += model.loss(p, children, codes[part], y[part], w[part])
     return {"loss": total}
 
 
 class _Counts:
-    """The SPODE tables of every super-parent (log-probabilities, all rows in), and the
-    counts to take one row out of them."""
+    """The counts of every SPODE, and the loss of rows each taken out of them."""
 
     def __init__(self, stats, alpha, backoff):
         self.stats, self.alpha, self.backoff = stats, alpha, backoff
         self.singles = stats.singles()
         self.C = stats.n_classes
-        self.sizes = [c.size for c in stats.categories]
-        self._children = {}
 
     def children(self, p: int) -> list:
-        """Per other attribute j: (j, counts F(c, x_p, x_j), their log table)."""
-        if p not in self._children:
-            self._children.clear()  # one super-parent's tables at a time
-            others = [j for j in range(len(self.sizes)) if j != p]
-            blocks = self.stats.blocks([(p, j) for j in others])
-            self._children[p] = [
-                (j, _Child(B, self.alpha, self.backoff))
-                for j, B in zip(others, blocks, strict=True)
-            ]
-        return self._children[p]
+        """Per other attribute j: (j, its :class:`_Child` given the super-parent p)."""
+        others = [j for j in range(len(self.singles)) if j != p]
+        blocks = self.stats.blocks([(p, j) for j in others])
+        return [
+            (j, _Child(B, self.alpha, self.backoff)) for j, B in zip(others, blocks, strict=True)
+        ]
 
-    def loss(self, p, codes, y, w) -> float:
+    def loss(self, p, children, codes, y, w) -> float:
         n, rows = y.size, np.arange(y.size)
         delta = np.minimum(w, 1.0)
         a = codes[:, p]
@@ -93,25 +87,24 @@ class _Counts:
         if s.size:  # P(y, x_p) = (F(y, x_p) + alpha) / (n_p + alpha C O_p)
             size = self.C * F.shape[1]
             left = F.sum() - delta[s]  # n_p less the row, for every class
-            joint[:, s] = _lidstone(F[:, a[s]], left[None, :], self.alpha, size)
-            joint[y[s], s] = _lidstone(F[y[s], a[s]] - delta[s], left, self.alpha, size)
+            joint[:, s] = lidstone(F[:, a[s]], left[None, :], self.alpha, size)
+            joint[y[s], s] = lidstone(F[y[s], a[s]] - delta[s], left, self.alpha, size)
         own_class = y * n + rows  # each row's own class in a flat (C, n) block
-        for j, child in self.children(p):
+        for j, child in children:
             b = codes[:, j]
-            if every and (b >= 0).all():  # the usual case: no copies of the rows
-                cell = a * child.size + b
-                term = np.take(child.flat, cell, axis=1)  # (C, n): all rows in
-                term.reshape(-1)[own_class] = child.own(cell, a, b, y, delta)
-                joint += term
-                continue
-            ok = np.flatnonzero(seen & (b >= 0))
+            full = every and bool((b >= 0).all())  # the usual case: no copies of the rows
+            ok = rows if full else np.flatnonzero(seen & (b >= 0))
             if ok.size == 0:
                 continue
-            ai, bi, yi = a[ok], b[ok], y[ok]
+            ai, bi, yi, di = (a, b, y, delta) if full else (a[ok], b[ok], y[ok], delta[ok])
             cell = ai * child.size + bi
-            term = np.take(child.flat, cell, axis=1)
-            term[yi, np.arange(ok.size)] = child.own(cell, ai, bi, yi, delta[ok])
-            joint[:, ok] += term
+            term = np.take(child.flat, cell, axis=1)  # (C, rows): every class, all rows in
+            spot = own_class if full else yi * ok.size + np.arange(ok.size)
+            term.reshape(-1)[spot] = child.own(cell, ai, bi, yi, di)
+            if full:
+                joint += term
+            else:
+                joint[:, ok] += term
         with np.errstate(invalid="ignore"):  # alpha = 0: every class impossible (-inf)
             log_post = joint[y, rows] - logsumexp(joint, axis=0)
         loss = np.minimum(np.nan_to_num(-log_post, nan=LOSS_CAP), LOSS_CAP)
@@ -126,13 +119,13 @@ class _Counts:
         own[np.arange(y.size), y] = True
         cut = np.where(own, delta[:, None], 0.0)
         F = self.singles[p]
-        out = np.tile(_lidstone(F.sum(axis=1), F.sum(), alpha * F.shape[1], C), (y.size, 1))
+        out = np.tile(lidstone(F.sum(axis=1), F.sum(), alpha * F.shape[1], C), (y.size, 1))
         for j, F in enumerate(self.singles):
             b = codes[:, j]
             ok = b >= 0
             if ok.any():
                 num = F[:, b[ok]].T - cut[ok]
-                out[ok] += _lidstone(num, F.sum(axis=1)[None, :] - cut[ok], alpha, F.shape[1])
+                out[ok] += lidstone(num, F.sum(axis=1)[None, :] - cut[ok], alpha, F.shape[1])
         return out
 
 
@@ -169,20 +162,6 @@ class _Child:
         num = self.counts[y * self.cells + cell] - delta
         den = self.parent_total[y * (self.cells // size) + a] - delta
         if self.backoff <= 0:
-            return _lidstone(num, den, alpha, size)
-        seen = np.maximum(self.single[y * size + b] - delta, 0) + alpha
-        with np.errstate(divide="ignore", invalid="ignore"):  # alpha = 0: 0/0 as 1/O_j
-            prior = seen / (np.maximum(self.single_total[y] - delta, 0) + alpha * size)
-            prior = np.where(np.isfinite(prior), prior, 1.0 / size)
-            return np.log(np.maximum(num, 0) + self.backoff * prior) - np.log(
-                np.maximum(den, 0) + self.backoff
-            )
-
-
-def _lidstone(num, den, alpha: float, size: int) -> np.ndarray:
-    """``ln((num + alpha) / (den + alpha size))``; an empty denominator (alpha = 0 and
-    nothing left) gives the limit ``1 / size``."""
-    num = np.maximum(num, 0) + alpha
-    den = np.maximum(den, 0) + alpha * size
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den > 0, np.log(num) - np.log(den), -np.log(max(size, 1)))
+            return lidstone(num, den, alpha, size)
+        alone = self.single[y * size + b] - delta, self.single_total[y] - delta
+        return m_estimate(num, den, np.exp(lidstone(*alone, alpha, size)), self.backoff)
