@@ -18,12 +18,13 @@ from .._validation import (
     validate_X,
     validate_Xy,
 )
-from ..decision.posterior_decision import decision_of, prior_of
+from ..decision.posterior_decision import prior_of
 from ..decision.reject import reject_low_evidence
 from ..likelihoods import Gaussian
 from ..posterior import log_priors, normalize, normalize_log
 from .deciding import Deciding
 from .joint_model import JointModel
+from .semi_supervised import fit_with_unlabelled, unlabelled_rows
 
 
 class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
@@ -96,21 +97,33 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
             )
         return clone(self.likelihood)
 
-    def fit(self, X, y, sample_weight=None):
-        """Estimate the class-conditional densities and priors from labelled data.
+    def fit(self, X, y, sample_weight=None, *, unlabeled=None):
+        """Estimate the class-conditional densities and priors from data.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
-            Class labels (any hashable values).
+            Class labels (any hashable values). A label None or NaN marks a row without
+            a label: such rows contribute through EM (semi-supervised fitting,
+            :mod:`bayesrule.estimators.semi_supervised`; the record is ``unlabelled_``).
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative weights; integer weights equal duplicated rows.
+        unlabeled : label, optional
+            A label that also marks an unlabelled row (e.g. -1, scikit-learn's
+            convention).
 
         Returns
         -------
         self
         """
+        unlabelled = unlabelled_rows(y, unlabeled)
+        if unlabelled is not None:
+            return fit_with_unlabelled(self, X, y, sample_weight, unlabelled, self._fit)
+        return self._fit(X, y, sample_weight)
+
+    def _fit(self, X, y, sample_weight):
+        """The supervised fit (every row labelled)."""
         if is_dask(X) or is_dask(y):
             return dask_fit(self, X, y, sample_weight)
         try:
@@ -149,6 +162,11 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        if unlabelled_rows(y) is not None:
+            raise ValueError(
+                "partial_fit takes labelled rows only (y holds None or NaN); rows without "
+                "a label contribute through EM in fit (semi-supervised fitting)."
+            )
         first = not hasattr(self, "likelihood_")
         if first:
             self._prepare(X)  # as fit does: the hook sees the first batch
@@ -204,21 +222,9 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
         for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("__")]:
             delattr(self, name)
 
-    def _check_classes(self, classes):
-        if len(classes) < 2:
-            raise ValueError(
-                f"{type(self).__name__} needs at least 2 classes in y, got 1 class "
-                f"({classes.tolist()}); a classifier has nothing to decide with one class."
-            )
-
     def _fitted(self) -> None:
         """Hook run at the end of every fit (and ``partial_fit``), once ``classes_``,
         ``class_count_`` and ``likelihood_`` are set."""
-
-    def _check_decision(self, classes, counts) -> None:
-        """Refuse bad ``priors``, ``loss`` or ``reject_label`` before anything is fitted
-        (over ``classes``, the array the fit then keeps: the decisions reuse the check)."""
-        decision_of(self, classes, counts=counts)
 
     # ------------------------------------------------------------------ the pipeline
     def _ready(self):

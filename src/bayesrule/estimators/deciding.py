@@ -19,6 +19,18 @@ class Deciding:
         """The estimated priors when a family supplies its own (None: class frequencies)."""
         return None
 
+    def _check_classes(self, classes):
+        if len(classes) < 2:
+            raise ValueError(
+                f"{type(self).__name__} needs at least 2 classes in y, got 1 class "
+                f"({classes.tolist()}); a classifier has nothing to decide with one class."
+            )
+
+    def _check_decision(self, classes, counts) -> None:
+        """Refuse bad ``priors``, ``loss`` or ``reject_label`` before anything is fitted
+        (over ``classes``, the array the fit then keeps: the decisions reuse the check)."""
+        decision_of(self, classes, counts=counts)
+
     def _decision(self, priors=None) -> Decision:
         """The decision taken now: current ``priors`` (or ``priors`` for this call),
         ``loss`` and ``reject_label``, over the fitted classes."""

@@ -143,22 +143,8 @@ class GaussianMixtureBayes(Preset):
     _positional = ("n_components",)
 
     # ------------------------------------------------------------------ fitting
-    def fit(self, X, y, sample_weight=None):
-        """Fit a Gaussian mixture to each class by EM, and the priors.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Finite numbers (NaN and infinity are refused).
-        y : array-like of shape (n_samples,)
-            Class labels (any hashable values).
-        sample_weight : array-like of shape (n_samples,), optional
-            Non-negative weights of the samples in EM.
-
-        Returns
-        -------
-        self
-        """
+    def _fit(self, X, y, sample_weight):
+        """Fit a Gaussian mixture to each class by EM, and the priors."""
         self._labels = _labels_and_counts(y, sample_weight)  # label-keyed parameters need them
         # the last fit, for warm_start (a fit on a Dask collection drops it before it
         # makes the likelihood)
@@ -166,7 +152,7 @@ class GaussianMixtureBayes(Preset):
         if self.warm_start:
             self._last = getattr(self, "classes_", None), getattr(self, "likelihood_", None)
         try:
-            return super().fit(X, y, sample_weight=sample_weight)
+            return super()._fit(X, y, sample_weight)
         finally:
             del self._labels, self._last
 
