@@ -25,6 +25,7 @@ _DEFINED_IN = {
     "LossMatrix": ".decision",
     "Minimax": ".decision",
     "NeymanPearson": ".decision",
+    "Dirichlet": ".priors",
     "bayes": ".posterior",
     "report": ".report",
 }

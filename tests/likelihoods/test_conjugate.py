@@ -10,12 +10,11 @@ from scipy.stats import multivariate_normal, multivariate_t, t
 from bayesrule.likelihoods import get_structure
 from bayesrule.likelihoods.conjugate import NormalGamma, NormalInverseWishart, check_prior
 from bayesrule.likelihoods.conjugate_evidence import (
-    check_class_alpha,
-    dirichlet_class_prior,
     empirical_bayes,
     log_marginal_likelihood,
 )
 from bayesrule.likelihoods.conjugate_posterior import posterior
+from bayesrule.priors import Dirichlet, check_class_alpha
 from bayesrule.stats import class_moments, merge
 from bayesrule.stats.moments import empty
 
@@ -397,9 +396,9 @@ def test_empirical_bayes_increases_the_evidence(structure, fit_dof):
 
 # ----------------------------------------------------------------- Dirichlet
 def test_dirichlet_class_prior():
-    assert_allclose(dirichlet_class_prior([3, 0, 1], 1.0), [4 / 7, 1 / 7, 2 / 7])
-    assert_allclose(dirichlet_class_prior([3, 0, 1], [1.0, 2.0, 3.0]), [4 / 10, 2 / 10, 4 / 10])
-    assert_allclose(dirichlet_class_prior([6, 2], 1e-12), [0.75, 0.25])
+    assert_allclose(Dirichlet(1.0).proportions([3, 0, 1]), [4 / 7, 1 / 7, 2 / 7])
+    assert_allclose(Dirichlet((1.0, 2.0, 3.0)).proportions([3, 0, 1]), [4 / 10, 2 / 10, 4 / 10])
+    assert_allclose(Dirichlet(1e-12).proportions([6, 2]), [0.75, 0.25])
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,7 @@ _BUILTIN = [
     "bayesrule.decision.SelectiveClassifier",
     "bayesrule.decision.OutlierReject",
     "bayesrule.stats.moments.ClassMoments",
+    "bayesrule.priors.Dirichlet",
 ]
 
 _by_name: dict[str, type] = {}

@@ -1,5 +1,4 @@
-"""The evidence of Gaussian classes under conjugate priors, empirical Bayes, and the
-Dirichlet prior of class proportions.
+"""The evidence of Gaussian classes under conjugate priors, and empirical Bayes.
 
 :func:`log_marginal_likelihood` is ``ln p(X)``, the training data's probability with
 the class parameters integrated out (closed form, from
@@ -144,63 +143,3 @@ def empirical_bayes(stats: ClassMoments, structure="full", prior=None, *, fit_do
     result = minimize(loss, start, method="L-BFGS-B", bounds=bounds)
     best = result.x if np.isfinite(result.fun) and result.fun < loss(start) else start
     return make(best)
-
-
-# ----------------------------------------------------------------- class proportions
-def check_class_alpha(alpha, n_classes: int) -> np.ndarray:
-    """Dirichlet concentrations ``alpha`` (a scalar or one per class) as a (C,) array.
-
-    TypeError for a non-number, ValueError for a wrong length or a value that is not
-    finite and > 0.
-
-    Examples
-    --------
-    >>> from bayesrule.likelihoods.conjugate_evidence import check_class_alpha
-    >>> check_class_alpha(0.5, 3)
-    array([0.5, 0.5, 0.5])
-    """
-    why = f"alpha must be a number or an array of numbers, got {alpha!r}"
-    if isinstance(alpha, (bool, str, bytes)):
-        raise TypeError(why)
-    try:
-        arr = np.asarray(alpha, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(why) from None
-    if arr.ndim > 1 or (arr.ndim == 1 and arr.shape[0] != n_classes):
-        raise ValueError(
-            f"alpha must be a scalar or have one entry per class ({n_classes}), "
-            f"got shape {arr.shape}"
-        )
-    if not np.isfinite(arr).all() or not (arr > 0).all():
-        raise ValueError(f"alpha (Dirichlet concentrations) must be finite and > 0, got {alpha!r}")
-    return np.broadcast_to(arr, (n_classes,)).copy()
-
-
-def dirichlet_class_prior(counts, alpha=1.0) -> np.ndarray:
-    """Posterior-mean class proportions under a Dirichlet(alpha) prior.
-
-    ``(n_c + alpha_c) / (n + sum(alpha))``: with ``alpha = 1`` Laplace's rule of
-    succession; as ``alpha`` tends to 0 the class frequencies.
-
-    Parameters
-    ----------
-    counts : array of shape (C,)
-        (Weighted) class counts, >= 0.
-    alpha : float or array of shape (C,), default=1.0
-        Concentrations, > 0.
-
-    Returns
-    -------
-    ndarray of shape (C,)
-
-    Examples
-    --------
-    >>> from bayesrule.likelihoods.conjugate_evidence import dirichlet_class_prior
-    >>> dirichlet_class_prior([3, 0, 1])
-    array([0.57142857, 0.14285714, 0.28571429])
-    """
-    counts = np.asarray(counts, dtype=np.float64)
-    if counts.ndim != 1 or not np.isfinite(counts).all() or (counts < 0).any():
-        raise ValueError(f"counts must be a 1-D array of finite values >= 0, got {counts!r}")
-    alpha = check_class_alpha(alpha, counts.shape[0])
-    return (counts + alpha) / (counts.sum() + alpha.sum())
