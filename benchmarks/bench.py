@@ -945,7 +945,7 @@ def bench_bic_search(
     memory: bool,
 ) -> Row:
     """The BIC search of a Gaussian mixture per class: bayesrule's
-    ``GaussianMixtureBayes("bic", covariance="bic", max_components=5)`` against one
+    ``GaussianMixtureBayes("bic", covariance="sklearn", max_components=5)`` against one
     scikit-learn ``GaussianMixture(k, covariance_type=s, n_init=3)`` per candidate
     (the 4 structures x k = 1..5 of each class, each with BIC_STARTS k-means starts as
     bayesrule's search gives every candidate; the lowest ``.bic`` kept), on the first
@@ -975,7 +975,7 @@ def bench_bic_search(
     calls: dict[str, Callable[[], Any]] = {"GaussianMixture": sk_search}
     if module is not None:
         cls = importlib.import_module("bayesrule").GaussianMixtureBayes
-        options = {"covariance": "bic", "max_components": BIC_COMPONENTS, "random_state": 0}
+        options = {"covariance": "sklearn", "max_components": BIC_COMPONENTS, "random_state": 0}
         calls["bayesrule"] = lambda: cls("bic", n_init=BIC_STARTS, **options).fit(Xs, labels)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)

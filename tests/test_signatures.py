@@ -16,6 +16,7 @@ from bayesrule import (
     SPODE,
     TAN,
     CategoricalNB,
+    GaussianBayes,
     GaussianMixtureBayes,
     GaussianNB,
     LinearDiscriminant,
@@ -68,6 +69,7 @@ def test_storing_init_refuses_what_a_written_init_would(call, message):
         (GaussianNB, {"var_smoothing": 1e-9}),
         (LinearDiscriminant, {"reg_covar": "auto", "shrinkage": None, "n_components": None}),
         (NearestMean, {}),
+        (GaussianBayes, {"covariance": "bic", "reg_covar": "auto"}),
         (CategoricalNB, {"alpha": 1.0, "unseen": "smooth", "discretize": "auto", "n_bins": 5}),
         (
             TAN,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._text import block
-from .likelihoods import Gaussian, get_structure
+from .likelihoods import Gaussian
 
 
 def summarize(estimator) -> str:
@@ -46,7 +46,7 @@ def summarize(estimator) -> str:
 
 def _coefficients(estimator, like):
     """Per class, the lines of the discriminant ``g(x) = x^T W x + w^T x + w0``."""
-    if get_structure(like.covariance).dense:
+    if like.structure_.dense:
         W, name = estimator.quadratic_coef_, "W (quadratic_coef_)"
     else:  # diagonal: no (C, d, d) matrices, just their diagonals
         W = np.broadcast_to(-0.5 * like.precisions_cholesky_, like.means_.shape)

@@ -88,9 +88,9 @@ def test_missing_feature_column_at_predict(files, capsys):
 def test_unknown_model_lists_the_known_ones(files, capsys):
     err = error_of(capsys, fit("--model", "svm"))
     assert err.endswith(
-        "unknown model 'svm'; the models are: qda, lda, gaussian-nb, nearest-mean, mixture, "
-        "kernel-nb, bernoulli-nb, multinomial-nb, complement-nb, poisson-nb, categorical-nb, "
-        "mixed-nb, aode, tan, kdb, spode"
+        "unknown model 'svm'; the models are: qda, lda, gaussian-nb, nearest-mean, gaussian, "
+        "mixture, kernel-nb, bernoulli-nb, multinomial-nb, complement-nb, poisson-nb, "
+        "categorical-nb, mixed-nb, aode, tan, kdb, spode"
     )
     assert "did you mean 'qda'?" in error_of(capsys, fit("--model", "qdaa"))
 

@@ -93,7 +93,9 @@ def test_reg_covar_and_discretize_reach_the_estimator(table, capsys):
     ok(capsys, [*argv, "--discretize", "mdl", "-o", "a.model"])
     assert load("a.model").discretize == "mdl"
     err = error_of(capsys, [*argv, "--reg-covar", "1", "-o", "x.model"])
-    assert err.endswith("--reg-covar applies to the models qda, lda, mixture; not to aode")
+    assert err.endswith(
+        "--reg-covar applies to the models qda, lda, gaussian, mixture; not to aode"
+    )
 
 
 def test_predict_decides_under_other_priors_and_loss_without_refitting(table, capsys):

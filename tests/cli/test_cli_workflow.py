@@ -168,9 +168,9 @@ def test_fruit_workflow(tmp_path):
     rows = compare_table(out)
     names = [row[1] for row in rows]
     assert sorted(names) == sorted(
-        ["qda", "lda", "gaussian-nb", "nearest-mean", "mixture", "kernel-nb"]
+        ["qda", "lda", "gaussian-nb", "nearest-mean", "gaussian", "mixture", "kernel-nb"]
     )
-    assert [row[0] for row in rows] == ["1", "2", "3", "4", "5", "6"]
+    assert [row[0] for row in rows] == ["1", "2", "3", "4", "5", "6", "7"]
     losses = [float(row[3]) for row in rows]
     assert losses == sorted(losses)
     y = train["fruit"].to_numpy(dtype=str)
@@ -255,6 +255,7 @@ def test_wine_workflow(tmp_path):
         "lda",
         "gaussian-nb",
         "nearest-mean",
+        "gaussian",
         "mixture",
         "kernel-nb",
     }

@@ -741,6 +741,9 @@ def _free(sizes, parents, C=3):
 
 
 def _covariance_parameters(covariance, C, d):
+    """Free covariance parameters of C groups in d dimensions (mclust's nVarParams for
+    its 14 names, written out here from the volume / shape / orientation counts)."""
+    rotations = d * (d - 1) // 2
     return {
         "full": C * d * (d + 1) // 2,
         "tied": d * (d + 1) // 2,
@@ -748,6 +751,20 @@ def _covariance_parameters(covariance, C, d):
         "spherical": C,
         "tied_diag": d,
         "tied_spherical": 1,
+        "EII": 1,
+        "VII": C,
+        "EEI": d,
+        "VEI": C + (d - 1),
+        "EVI": 1 + C * (d - 1),
+        "VVI": C * d,
+        "EEE": d + rotations,
+        "VEE": C + (d - 1) + rotations,
+        "EVE": 1 + C * (d - 1) + rotations,
+        "VVE": C * d + rotations,
+        "EEV": d + C * rotations,
+        "VEV": C + (d - 1) + C * rotations,
+        "EVV": 1 + C * (d - 1) + C * rotations,
+        "VVV": C * (d + rotations),
     }[covariance]
 
 
@@ -755,7 +772,7 @@ def counted_parameters(family, C=3):
     """The free parameters of a fitted family, counted from its structure."""
     if isinstance(family, Gaussian):
         C, d = family.means_.shape
-        return C * d + _covariance_parameters(family.covariance, C, d)
+        return C * d + _covariance_parameters(family.covariance_, C, d)
     if isinstance(family, Mixture):  # per class: weights, means, covariances
         k = family.n_components  # the components asked for (BIC: the ones it chose)
         ks = [m.n_components for m in family.mixtures_] if isinstance(k, str) else [k] * C

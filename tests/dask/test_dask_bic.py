@@ -64,8 +64,8 @@ def test_bic_on_dask_chooses_each_class_as_in_memory_on_threads():
 @pytest.mark.parametrize(
     "params",
     [
-        {"n_components": "bic", "covariance": "bic", "max_components": 3, "random_state": 1},
-        {"n_components": {2: 2}, "covariance": "bic", "n_init": 2, "random_state": 0},
+        {"n_components": "bic", "covariance": "sklearn", "max_components": 3, "random_state": 1},
+        {"n_components": {2: 2}, "covariance": "sklearn", "n_init": 2, "random_state": 0},
     ],
     ids=["both-by-bic", "structure-by-bic-2-restarts"],
 )
@@ -82,11 +82,16 @@ def test_bic_on_dask_chooses_the_structure_as_in_memory(params):
 
 
 def test_degenerate_candidates_are_refused_on_dask_as_in_memory():
-    # iris: with covariance="bic" some candidates put a component on one or two rows
+    # iris: with covariance="sklearn" some candidates put a component on one or two rows
     from sklearn.datasets import load_iris
 
     X, y = load_iris(return_X_y=True)
-    params = {"n_components": "bic", "covariance": "bic", "max_components": 6, "random_state": 0}
+    params = {
+        "n_components": "bic",
+        "covariance": "sklearn",
+        "max_components": 6,
+        "random_state": 0,
+    }
     with dask.config.set(scheduler="synchronous"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         eager, lazy = _fit_both(params, X, y, 40)
@@ -115,7 +120,7 @@ def test_candidates_that_fail_are_left_out_as_in_memory(seed):
     X, y = _repeated(seed)
     params = {
         "n_components": "bic",
-        "covariance": "bic",
+        "covariance": "sklearn",
         "max_components": 4,
         "reg_covar": 0.0,
         "random_state": seed,

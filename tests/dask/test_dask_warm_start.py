@@ -79,7 +79,12 @@ MEANS = {2: [[3.0, -1.0], [2.0, 3.0]]}  # class 2's modes (two_modes)
     [
         ({"n_components": 2, "random_state": 0}, True, [2, 2], [10, 1]),
         ({"n_components": "bic", "max_components": 3, "random_state": 1}, False, [2, 2], [1, 1]),
-        ({"n_components": {2: 2}, "covariance": "bic", "random_state": 0}, False, [2, 2], [1, 1]),
+        (
+            {"n_components": {2: 2}, "covariance": "sklearn", "random_state": 0},
+            False,
+            [2, 2],
+            [1, 1],
+        ),
         (
             {"n_components": 2, "n_init": 3, "means_init": MEANS, "random_state": 0},
             True,

@@ -10,6 +10,7 @@ from sklearn.mixture import GaussianMixture
 from bayesrule import QuadraticDiscriminant
 from bayesrule.datasets import two_modes
 from bayesrule.estimators.mixture import GaussianMixtureBayes
+from bayesrule.likelihoods.parametrisation import MODELS
 
 STRUCTURES = ("full", "tied", "diag", "spherical")
 
@@ -306,12 +307,14 @@ def test_warm_start_continues_from_the_last_fit(data):
 
 
 # ------------------------------------------------------------------ choosing the structure
-def test_covariance_bic_tries_every_structure_and_keeps_the_best(data):
-    gmm = GaussianMixtureBayes("bic", covariance="bic", max_components=4, random_state=0)
+@pytest.mark.parametrize(("covariance", "structures"), [("sklearn", STRUCTURES), ("bic", MODELS)])
+def test_covariance_bic_tries_every_structure_and_keeps_the_best(data, covariance, structures):
+    # "sklearn": scikit-learn's four structures; "bic": mclust's 14 models (MclustDA)
+    gmm = GaussianMixtureBayes("bic", covariance=covariance, max_components=4, random_state=0)
     gmm.fit(data.data, data.target)
     for label, table in gmm.bic_.items():
         tried = set(table) | set(gmm.refused_[label])
-        assert tried == {(s, k) for s in STRUCTURES for k in range(1, 5)}
+        assert tried == {(s, k) for s in structures for k in range(1, 5)}
         best = min(table, key=table.get)
         m = gmm.mixtures_[label]
         assert (m.covariance, m.n_components) == best
@@ -320,10 +323,12 @@ def test_covariance_bic_tries_every_structure_and_keeps_the_best(data):
     assert gmm.mixtures_[2].n_components == 2
 
 
-def test_fixed_components_with_covariance_bic_choose_the_structure(data):
-    gmm = GaussianMixtureBayes(2, covariance="bic", random_state=0).fit(data.data, data.target)
+@pytest.mark.parametrize(("covariance", "structures"), [("sklearn", STRUCTURES), ("bic", MODELS)])
+def test_fixed_components_with_covariance_bic_choose_the_structure(data, covariance, structures):
+    gmm = GaussianMixtureBayes(2, covariance=covariance, random_state=0)
+    gmm.fit(data.data, data.target)
     for table in gmm.bic_.values():
-        assert set(table) == {(s, 2) for s in STRUCTURES}
+        assert set(table) == {(s, 2) for s in structures}
 
 
 def test_bic_never_tries_more_components_than_a_class_has_samples():
@@ -388,7 +393,7 @@ def test_samples_without_weight_do_not_count_for_components():
     GaussianMixtureBayes(3).fit(X, y)  # unweighted, class "a" has 10
 
 
-@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("bad", [np.inf, -np.inf])  # NaN marks a missing value
 def test_non_finite_X_is_refused(data, bad):
     X = data.data.copy()
     X[5, 1] = bad

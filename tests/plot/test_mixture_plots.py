@@ -171,7 +171,7 @@ def test_bic_curve_marks_the_chosen_models(chosen):
 
 
 def test_bic_curve_draws_one_line_per_class_and_structure():
-    gmm = GaussianMixtureBayes("bic", covariance="bic", max_components=3, random_state=0)
+    gmm = GaussianMixtureBayes("bic", covariance="sklearn", max_components=3, random_state=0)
     gmm.fit(X, Y)
     _, ax = plt.subplots()
     assert bic_curve(gmm, ax=ax) is ax

@@ -28,7 +28,7 @@ Examples
 >>> import pandas as pd
 >>> from bayesrule.cli.compare import applicable
 >>> applicable(pd.DataFrame({"x": [0.5, 1.5], "y": [2.0, 3.5]}))
-['qda', 'lda', 'gaussian-nb', 'nearest-mean', 'mixture', 'kernel-nb']
+['qda', 'lda', 'gaussian-nb', 'nearest-mean', 'gaussian', 'mixture', 'kernel-nb']
 >>> applicable(pd.DataFrame({"colour": ["red", "green"], "n": [1, 2]}))
 ['categorical-nb', 'mixed-nb', 'aode', 'tan', 'spode']
 """

@@ -9,12 +9,13 @@ EPILOGS = {
   bayesrule fit fruit.csv --target fruit --loss loss.csv --reject-cost 0.1 -o risky.model
   bayesrule fit texts.csv --target label --text-column text -o words.model
 
-models: qda, lda, gaussian-nb, nearest-mean, mixture, kernel-nb, bernoulli-nb,
-  multinomial-nb, complement-nb, poisson-nb, categorical-nb, mixed-nb, aode, tan, kdb,
-  spode. Default: multinomial-nb with --text-column, mixed-nb when a feature column is
+models: qda, lda, gaussian-nb, nearest-mean, gaussian, mixture, kernel-nb,
+  bernoulli-nb, multinomial-nb, complement-nb, poisson-nb, categorical-nb, mixed-nb, aode,
+  tan, kdb, spode. Default: multinomial-nb with --text-column, mixed-nb when a feature column is
   not numeric or has missing values, else qda. aode, tan, kdb and spode take discrete
   values; --discretize mdl (or quantile, auto) bins measurements for them.
-  --model mixture chooses the components of each class by BIC (--components N fixes them).
+  --model gaussian chooses mclust's covariance structure by BIC (EDDA); --model mixture
+  chooses the components of each class by BIC (--components N fixes them).
 The training accuracy is computed on a random sample of at most 5,000 rows (said so).
 A table written by pandas with its index (first header cell empty) keeps the index as
 row ids, not a feature; --id-column names another id column.

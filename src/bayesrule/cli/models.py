@@ -8,7 +8,8 @@ name                estimator                             data
 ``qda``             :class:`~bayesrule.QuadraticDiscriminant`  numbers, no missing values
 ``lda``             :class:`~bayesrule.LinearDiscriminant`     numbers, no missing values
 ``nearest-mean``    :class:`~bayesrule.NearestMean`            numbers, no missing values
-``mixture``         :class:`~bayesrule.GaussianMixtureBayes`   numbers, no missing values
+``gaussian``        :class:`~bayesrule.GaussianBayes`          numbers, no missing values
+``mixture``         :class:`~bayesrule.GaussianMixtureBayes`   numbers (missing left out)
 ``gaussian-nb``     :class:`~bayesrule.GaussianNB`             numbers (missing left out)
 ``kernel-nb``       :class:`~bayesrule.KernelNB`               numbers (missing left out)
 ``bernoulli-nb``    :class:`~bayesrule.BernoulliNB`            numbers (> 0 is "yes"), text

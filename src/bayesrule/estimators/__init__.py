@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from .classifier import BayesClassifier
 from .gaussian import GaussianNB, LinearDiscriminant, NearestMean, QuadraticDiscriminant
+from .gaussian_bayes import GaussianBayes
 from .mixed import MixedNB
 from .mixture import GaussianMixtureBayes
 from .naive_bayes import (
@@ -60,6 +61,7 @@ ESTIMATORS = (
     Entry(LinearDiscriminant, "lda", "Gaussians sharing one covariance"),
     Entry(GaussianNB, "gaussian-nb", "independent Gaussian features"),
     Entry(NearestMean, "nearest-mean", "shared spherical Gaussian"),
+    Entry(GaussianBayes, "gaussian", "a Gaussian per class, structure by BIC (EDDA)"),
     Entry(GaussianMixtureBayes, "mixture", "a Gaussian mixture per class (EM)"),
     Entry(KernelNB, "kernel-nb", "kernel density per feature"),
     Entry(BernoulliNB, "bernoulli-nb", "yes/no features, words present"),

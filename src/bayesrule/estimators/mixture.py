@@ -52,10 +52,16 @@ class GaussianMixtureBayes(Preset):
         from class label to number (classes left out get 1).
     max_components : int, default=10
         The largest number of components tried with ``n_components="bic"``.
-    covariance : {"full", "tied", "diag", "spherical", "bic"}, default="full"
-        Covariance structure of the components within a class (scikit-learn's four:
-        "tied" is one covariance shared by a class's components); "bic" also chooses
-        the structure per class by BIC.
+    covariance : str, default="full"
+        Covariance structure of the components within a class: scikit-learn's "full",
+        "tied" (one covariance shared by a class's components), "diag" or
+        "spherical"; or one of mclust's 14 models ``Sigma_k = lambda_k D_k A_k
+        D_k^T`` (volume, shape, orientation), "EII", "VII", "EEI", "VEI", "EVI",
+        "VVI", "EEE", "VEE", "EVE", "VVE", "EEV", "VEV", "EVV", "VVV", "E" meaning
+        shared by a class's components (EEE is "tied", VVV "full", VVI "diag", VII
+        "spherical"). "bic" chooses the model per class by BIC among mclust's 14 (as
+        mclust's ``MclustDA``; the one-component models of a form are one model, fitted
+        once and listed under each name); "sklearn" chooses among scikit-learn's four.
     reg_covar : float, default=1e-6
         Added to the diagonal of every covariance (keeps them positive definite).
     max_iter : int, default=200
@@ -104,6 +110,16 @@ class GaussianMixtureBayes(Preset):
 
     Notes
     -----
+    Missing values (NaN) are allowed in ``fit`` and in prediction. A row with missing
+    values is scored by the density of its observed coordinates (the missing ones
+    integrated out exactly: ``sum_k alpha_ck N(x_o; mu_cko, Sigma_ckoo)``; a row with
+    nothing observed gets the priors as posteriors). A class whose rows have missing
+    values is fitted by EM over the missing coordinates as well as the components, its
+    BIC from the observed-data log-likelihood; k-means starts it on the rows completed
+    by the conditional means of one Gaussian fitted to the class (see
+    :mod:`~bayesrule.likelihoods.mixture.em_missing`). Classes without missing values
+    are fitted exactly as without them. A Dask collection must be free of NaN.
+
     There is no ``partial_fit``: EM needs all the data of a class at once, so the
     attribute raises ``NotImplementedError`` (and ``hasattr(model, "partial_fit")``
     is False, which tells scikit-learn's tools the same).

@@ -17,19 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._blocks import add
 from .._text import block
-from ..stats.moments import ClassMoments, class_moments, merge
-from . import rda
+from ..stats.moments import ClassMoments, class_moments
+from . import edda, rda
 from .base import BLOCK_BYTES, SQUARING_LIMIT, Likelihood
-from .covariance import (
-    get_structure,
-    ledoit_wolf_fit,
-    ledoit_wolf_pooled,
-    ledoit_wolf_scales,
-    ledoit_wolf_sums,
-    pooled_moments,
-)
+from .covariance import get_structure
+from .gaussian_blocks import fit_blocks
+from .ledoit_wolf import ledoit_wolf_fit
 from .regularisation import check_counts, check_reg_covar, check_var_smoothing, regularise
 
 LOG_2PI = np.log(2.0 * np.pi)
@@ -49,8 +43,13 @@ class Gaussian(Likelihood):
 
     Parameters
     ----------
-    covariance : {"full", "tied", "diag", "spherical", "tied_diag", "tied_spherical"}
-        Covariance structure (see :mod:`bayesrule.likelihoods.covariance`).
+    covariance : str, default="full"
+        Covariance structure: "full", "tied", "diag", "spherical", "tied_diag",
+        "tied_spherical" (see :mod:`bayesrule.likelihoods.covariance`), one of mclust's
+        14 parametrisations "EII" ... "VVV" (:mod:`~bayesrule.likelihoods.parametrisation`;
+        "EEE" is "tied", "VVV" "full", ...), or "bic": the one of the 14 of largest BIC
+        (EDDA, :mod:`~bayesrule.likelihoods.edda`), chosen at every fit from full class
+        moments (``covariance_`` the choice, ``bic_`` every model's BIC).
     reg_covar : "auto" or float, default="auto"
         A float is added to the diagonal of every covariance when statistics become
         parameters. "auto" leaves non-singular ML covariances as they are and adds
@@ -106,11 +105,12 @@ class Gaussian(Likelihood):
         An invalid ``covariance`` gives "dense" here; the error comes at fit.
         """
         name = getattr(self.covariance, "name", self.covariance)  # a str or a Structure
-        return "missing" if isinstance(name, str) and name == "diag" else "dense"
+        return "missing" if isinstance(name, str) and name in ("diag", "VVI") else "dense"
 
     # ----------------------------------------------------------------- statistics
     def _check_params(self):
-        structure = get_structure(self.covariance)
+        """The structure whose statistics are kept (full ones for "bic"), parameters checked."""
+        structure = edda.structure_for(self.covariance)
         check_reg_covar(self.reg_covar)
         check_var_smoothing(self.var_smoothing)
         self._amounts(structure)
@@ -119,8 +119,10 @@ class Gaussian(Likelihood):
     def _amounts(self, structure=None) -> tuple:
         """RDA's ``(lambda, gamma)`` as given (floats or "cv"; zeros but for the full
         structure), validated."""
-        structure = get_structure(self.covariance) if structure is None else structure
-        return rda.check_amounts(structure, self.shrinkage, getattr(self, "pooling", 0.0))
+        structure = edda.structure_for(self.covariance) if structure is None else structure
+        pooling = getattr(self, "pooling", 0.0)
+        edda.check_plain(self.covariance, structure, self.shrinkage, pooling)
+        return rda.check_amounts(structure, self.shrinkage, pooling)
 
     @property
     def _ledoit_wolf(self) -> bool:
@@ -165,22 +167,7 @@ class Gaussian(Likelihood):
         block merged; with ``shrinkage="auto"``, full class moments, then a second pass
         for the Ledoit-Wolf sums (see :func:`~bayesrule.likelihoods.covariance.ledoit_wolf_sums`).
         """
-        structure = self._check_params()
-        if "cv" in self._amounts(structure):
-            raise ValueError("pooling or shrinkage 'cv' needs the data in memory; give floats.")
-        auto = self._ledoit_wolf
-        kind = "full" if auto else structure.stats_kind
-        stats = blocks.map_reduce(_block_moments, _merge, self, n_classes, kind)
-        if stats is None:
-            raise ValueError("X has no rows: every block of the Dask collection is empty.")
-        if not auto:
-            return self.set_statistics(stats)
-        check_counts(stats)
-        means, scales = stats.mean, ledoit_wolf_scales(stats)
-        beta = blocks.map_reduce(_block_sums, add, n_classes, means, scales)
-        return self.set_statistics(
-            pooled_moments(stats), _covariance=ledoit_wolf_pooled(stats, beta)
-        )
+        return fit_blocks(self, blocks, n_classes)
 
     def partial_fit(self, X, y, n_classes, sample_weight=None):
         """Add a block of data to the statistics and re-derive the parameters."""
@@ -196,18 +183,23 @@ class Gaussian(Likelihood):
         """Turn statistics into parameters (ML estimates, then regularisation)."""
         structure = self._check_params()
         check_counts(stats)
+        chosen = self.covariance if isinstance(self.covariance, str) else structure.name
+        bic = None
+        if edda.choosing(self.covariance):  # EDDA: every model from the full moments
+            chosen, bic = edda.choose(stats)
+            structure = get_structure(chosen)
         if _covariance is not None:
             cov = _covariance
         elif stats.per_feature:  # missing values: observed count per class and feature
             cov = stats.scatter / stats.count
         else:
-            cov = structure.estimate(stats)
+            cov = structure.estimate(edda.as_kind(stats, structure.stats_kind))
         if structure.tied and structure.dense and not self._ledoit_wolf:
             a = float(self.shrinkage or 0.0)
             if a:
                 d = cov.shape[0]
                 cov = (1 - a) * cov + a * np.trace(cov) / d * np.eye(d)
-        elif structure.dense and not structure.tied:  # RDA: chosen by "cv", or given
+        elif structure.name == "full":  # RDA: chosen by "cv", or given
             amounts = self._amounts(structure)
             if "cv" not in amounts:
                 self.lambda_, self.gamma_ = amounts
@@ -215,6 +207,7 @@ class Gaussian(Likelihood):
         cov, self.epsilon_, self.auto_regularisation_ = regularise(
             structure, cov, stats, check_reg_covar(self.reg_covar), self.var_smoothing
         )
+        self.covariance_, self.bic_ = chosen, bic
         self._set_parameters(stats.mean.copy(), cov, stats.total_mean(), stats.count)
         self.stats_ = stats  # only once the parameters exist
         self.pending_ = None
@@ -225,7 +218,12 @@ class Gaussian(Likelihood):
 
         ``name`` is the caller's name of the covariance argument (for messages).
         """
-        means, cov = self._check_params().given(means, covariances, name)
+        if edda.choosing(self.covariance):
+            raise ValueError("covariance='bic' chooses the structure from data; name one.")
+        structure = self._check_params()
+        means, cov = structure.given(means, covariances, name)
+        self.covariance_ = self.covariance if isinstance(self.covariance, str) else structure.name
+        self.bic_ = None
         self._set_parameters(means, cov, means.mean(axis=0), None, given=name)
         self.stats_ = None
         self.epsilon_, self.auto_regularisation_ = 0.0, None
@@ -233,7 +231,7 @@ class Gaussian(Likelihood):
         return self
 
     def _set_parameters(self, means, cov, ref, counts, given=None):
-        structure = get_structure(self.covariance)
+        structure = self.structure_
         n_classes, d = means.shape
         kern = structure.kernel(cov, n_classes, d)
         prec, log_det = structure.factorise(kern, counts, given)
@@ -274,22 +272,30 @@ class Gaussian(Likelihood):
         return self
 
     # ----------------------------------------------------------------- evaluation
+    @property
+    def structure_(self):
+        """The fitted :class:`~bayesrule.likelihoods.covariance.Structure` (for "bic",
+        the chosen one: ``covariance_``)."""
+        if edda.choosing(self.covariance):
+            return get_structure(self.covariance_)
+        return get_structure(self.covariance)
+
     n_classes_ = property(lambda self: self.means_.shape[0], doc="The number of classes C.")
     n_features_ = property(lambda self: self.means_.shape[1], doc="The number of features d.")
 
     def full_covariances(self) -> np.ndarray:
         """Every class's covariance as a full (C, d, d) matrix."""
-        return get_structure(self.covariance).full(self.covariances_, *self.means_.shape)
+        return self.structure_.full(self.covariances_, *self.means_.shape)
 
     def _row_block(self, n_features: int) -> int:
-        structure = get_structure(self.covariance)
+        structure = self.structure_
         C = self.n_classes_
         width = n_features * (C if structure.dense and not structure.tied else 2) + C
         return max(64, BLOCK_BYTES // (8 * width))
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
         """Log-densities of a block of rows, shape (C, rows)."""
-        structure = get_structure(self.covariance)
+        structure = self.structure_
         if self.exact_classes_.size:
             relative = False  # every class then carries the same (complete) terms
         if structure.dense and structure.tied and relative:
@@ -349,13 +355,15 @@ class Gaussian(Likelihood):
     # ----------------------------------------------------------------- model size, sampling
     def describe(self, classes, feature_names) -> list[str]:
         """Lines of the fitted parameters for ``summary()``: mean and covariance per class."""
-        header = f"Gaussian, covariance={self.covariance!r}; features {', '.join(feature_names)}"
+        chosen = f" (chose {self.covariance_!r})" if edda.choosing(self.covariance) else ""
+        names = ", ".join(feature_names)
+        header = f"Gaussian, covariance={self.covariance!r}{chosen}; features {names}"
         return [header, *self.parameter_lines(classes)]
 
     def parameter_lines(self, classes, per_class=None) -> list[str]:
         """The shared covariance (tied structures), then per class its mean, its own
         covariance and the lines ``per_class(c)`` adds (e.g. discriminant coefficients)."""
-        structure = get_structure(self.covariance)
+        structure = self.structure_
         lines = []
         if structure.tied:
             lines += block(f"shared covariance ({structure.name})", self.covariances_)
@@ -370,28 +378,9 @@ class Gaussian(Likelihood):
     def n_parameters(self) -> int:
         """Free parameters: the means and the covariances."""
         C, d = self.means_.shape
-        return C * d + get_structure(self.covariance).n_parameters(C, d)
+        return C * d + self.structure_.n_parameters(C, d)
 
     def sample(self, counts, random_state) -> np.ndarray:
         """``counts[c]`` draws of class c, rows in class order, shape (sum(counts), d)."""
-        structure = get_structure(self.covariance)
+        structure = self.structure_
         return structure.draw(self.means_, self.covariances_, counts, random_state)
-
-
-# ----------------------------------------------------------------- block passes
-def _block_moments(part, like, n_classes, kind):
-    """One checked block's class moments of ``kind``."""
-    X, y, w = part
-    if kind == like._check_params().stats_kind:
-        return like.statistics(X, y, n_classes, w)
-    return class_moments(X, y, n_classes, w, kind=kind)
-
-
-def _block_sums(part, n_classes, means, scales):
-    """One checked block's Ledoit-Wolf sums."""
-    X, y, w = part
-    return ledoit_wolf_sums(X, y, n_classes, w, means, scales)
-
-
-def _merge(a, b):
-    return b if a is None else a if b is None else merge(a, b)

@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from ..._engines.threads import one_blas_thread
+from .checks import searched
 from .em import fit_mixture, warn_unconverged
 from .em_small import fit_small, is_small
 from .search import warm_of, where
@@ -24,9 +25,9 @@ def fit_candidates(mixture, c, Xc, wc, pairs, starts, options, previous) -> list
     """Every candidate of class c: ``(pair, model or None, BIC, warnings, error)``.
     The candidates of one structure that start from k-means go together, all their
     k and starts in one lockstep EM when small enough (:func:`fit_small`)."""
-    choosing = isinstance(mixture.n_components, str) or mixture.covariance == "bic"
-    together = {}
-    if not any(v is not None for v in options.values()):
+    choosing = isinstance(mixture.n_components, str) or searched(mixture.covariance) is not None
+    together = {}  # (rows with missing values go one by one, through fit_mixture)
+    if not any(v is not None for v in options.values()) and not np.isnan(Xc).any():
         for structure, k in pairs:
             if warm_of(previous, c, structure, k) is None:
                 together.setdefault(structure, []).append(k)

@@ -7,38 +7,65 @@ import numbers
 import numpy as np
 
 from ..._validation import check_integer, check_nonnegative
-from .model import COVARIANCES, MixtureModel
+from ..covariance import get_structure
+from .model import COVARIANCES, MCLUST_MODELS, NAMES, MixtureModel
 
 #: the initial parameters a Mixture may be given, per class
 INITS = ("weights_init", "means_init", "precisions_init")
 
+#: the values of ``covariance`` that make BIC choose the structure, and the structures
+#: each searches: mclust's 14 (as ``MclustDA``), or scikit-learn's four
+SEARCHES = {"bic": MCLUST_MODELS, "sklearn": COVARIANCES}
+
 
 def check_covariance(covariance) -> str:
-    if not isinstance(covariance, str) or covariance not in COVARIANCES:
+    """A mixture's covariance structure: one of
+    :data:`~bayesrule.likelihoods.mixture.model.NAMES` (kept as given)."""
+    if not isinstance(covariance, str) or covariance not in NAMES:
         raise ValueError(
-            f"covariance must be one of {list(COVARIANCES)} for a mixture, got {covariance!r}"
+            f"covariance must be one of scikit-learn's {list(COVARIANCES)} or mclust's "
+            f"{list(MCLUST_MODELS)} for a mixture, got {covariance!r}"
         )
     return covariance
 
 
+def searched(covariance) -> tuple[str, ...] | None:
+    """The structures BIC chooses among for ``covariance`` ("bic": mclust's 14,
+    "sklearn": scikit-learn's four), or None for one fixed structure."""
+    return SEARCHES.get(covariance) if isinstance(covariance, str) else None
+
+
 def check_data(X, sample_weight):
-    """Finite float rows (zero-weight rows left out) and their weights (None: unit)."""
+    """Float rows, finite but for missing values (NaN), and their weights (None: unit);
+    rows of zero weight are left out, and so are rows with nothing observed (their
+    observed-data likelihood is 1 whatever the parameters: they say nothing)."""
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1:
         raise ValueError(f"X must be a non-empty 2-d array (n_samples, n_features), got {X.shape}")
-    if not np.isfinite(X).all():
-        raise ValueError("X must be finite (no NaN or infinity).")
-    if sample_weight is None:
-        return X, None
-    w = np.asarray(sample_weight, dtype=np.float64)
-    if w.shape != (X.shape[0],) or not np.isfinite(w).all() or (w < 0).any():
-        raise ValueError(
-            f"sample_weight must be {X.shape[0]} finite non-negative numbers, got shape {w.shape}"
-        )
-    keep = w > 0
+    if np.isinf(X).any():
+        raise ValueError("X must be finite (no infinity; NaN marks a missing value).")
+    w = None
+    if sample_weight is not None:
+        w = np.asarray(sample_weight, dtype=np.float64)
+        if w.shape != (X.shape[0],) or not np.isfinite(w).all() or (w < 0).any():
+            raise ValueError(
+                f"sample_weight must be {X.shape[0]} finite non-negative numbers, got "
+                f"shape {w.shape}"
+            )
+        if not (w > 0).any():
+            raise ValueError("sample_weight is zero everywhere; give some samples weight.")
+    keep = informative(X, w)
     if not keep.any():
-        raise ValueError("sample_weight is zero everywhere; give some samples weight.")
-    return (X, w) if keep.all() else (X[keep], w[keep])
+        raise ValueError("every row of X is missing (NaN) everywhere; give observed values.")
+    if keep.all():
+        return X, w
+    return X[keep], None if w is None else w[keep]
+
+
+def informative(X: np.ndarray, w) -> np.ndarray:
+    """The rows EM learns from: of positive weight, with something observed."""
+    keep = ~np.isnan(X).all(axis=1) if np.isnan(X).any() else np.ones(X.shape[0], dtype=bool)
+    return keep if w is None else keep & (w > 0)
 
 
 def check_enough_rows(K: int, n: int) -> None:
@@ -73,9 +100,11 @@ def check_mixture_params(mixture, n_classes: int) -> dict:
     else:
         check_integer("n_init", mixture.n_init, 1)
     check_integer("max_components", mixture.max_components, 1)
-    if mixture.covariance != "bic" and mixture.covariance not in COVARIANCES:
+    if searched(mixture.covariance) is None and mixture.covariance not in NAMES:
         raise ValueError(
-            f"covariance must be one of {[*COVARIANCES, 'bic']}, got {mixture.covariance!r}"
+            f"covariance must be one of scikit-learn's {list(COVARIANCES)}, mclust's "
+            f"{list(MCLUST_MODELS)}, 'bic' (BIC chooses among mclust's 14) or 'sklearn' "
+            f"(among scikit-learn's four), got {mixture.covariance!r}"
         )
     k = mixture.n_components
     if isinstance(k, str):
@@ -100,10 +129,10 @@ def check_mixture_params(mixture, n_classes: int) -> dict:
                 f"{name} fixes the number of components, so it cannot be combined with "
                 "n_components='bic'; give n_components as an int or a dict."
             )
-        if value and name == "precisions_init" and mixture.covariance == "bic":
+        if value and name == "precisions_init" and searched(mixture.covariance):
             raise ValueError(
                 "precisions_init fixes the covariance structure, so it cannot be combined "
-                "with covariance='bic'."
+                f"with covariance={mixture.covariance!r}."
             )
         inits[name] = value
     return inits
@@ -119,3 +148,52 @@ def _check_keys(name: str, value: dict, n_classes: int):
         raise ValueError(
             f"{name} must be keyed by class index 0 .. {n_classes - 1}, got keys {bad!r}"
         )
+
+
+# --------------------------------------------------------------------- initial parameters
+def _array(name: str, value, shape: tuple, why: str) -> np.ndarray:
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be an array of numbers, got {value!r}") from exc
+    if arr.shape != shape:
+        raise ValueError(f"{name} must have shape {shape} ({why}), got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} must be finite.")
+    return arr
+
+
+def check_inits(covariance: str, K: int, d: int, weights, means, precisions):
+    """The given initial weights, means and precision factors (None where not given)."""
+    if weights is not None:
+        weights = _array("weights_init", weights, (K,), f"one per component, K={K}")
+        total = weights.sum()
+        if (weights < 0).any() or abs(total - 1.0) > 1e-6:
+            raise ValueError(
+                f"weights_init must be non-negative and sum to 1, got {weights.tolist()} "
+                f"(sum {total!r})"
+            )
+        weights = weights / total
+    if means is not None:
+        means = _array("means_init", means, (K, d), f"K={K} components x d={d} features")
+    if precisions is None:
+        return weights, means, None
+    structure = get_structure(covariance)
+    shape = structure.native_shape(K, d)
+    why = f"covariance={covariance!r}, K={K} components, d={d} features"
+    P = _array("precisions_init", precisions, shape, why)
+    if not structure.dense:
+        if (P <= 0).any():
+            raise ValueError(f"precisions_init must be positive for covariance={covariance!r}")
+        return weights, means, np.sqrt(P)
+    mats = P[None] if structure.tied else P
+    U = np.empty_like(mats)
+    for k, M in enumerate(mats):
+        scale = np.abs(M).max()
+        if (np.abs(M - M.T) > 1e-10 * scale).any():
+            raise ValueError(f"precisions_init[{k}] must be a symmetric matrix.")
+        try:  # upper U with U U^T = P: the lower factor of P with rows and columns reversed
+            U[k] = np.linalg.cholesky(M[::-1, ::-1])[::-1, ::-1]
+        except np.linalg.LinAlgError:
+            raise ValueError(f"precisions_init[{k}] must be positive definite.") from None
+    return weights, means, U[0] if structure.tied else U

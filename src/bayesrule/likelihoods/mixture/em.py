@@ -24,17 +24,15 @@ initialisation aside, which sees the weights but draws its seeds differently).
 
 from __future__ import annotations
 
-import warnings
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from ..._engines.threads import n_threads, one_blas_thread
 from ..._validation import check_integer, check_nonnegative
-from ...stats.moments import ClassMoments, class_moments, merge
+from ...stats.moments import class_moments, merge
 from ...stats.soft_moments import SoftSums, exact_scatter
 from ..covariance import get_structure
 from .checks import (
@@ -42,17 +40,28 @@ from .checks import (
     check_covariance,
     check_data,
     check_enough_rows,
+    check_inits,
 )
-from .em_small import COUNT_EPS, LOG_TINY_RESP, fit_small, is_small, iterate_small
+from .em_small import LOG_TINY_RESP, fit_small, is_small, iterate_small
 from .model import (
     MixtureModel,
     centred_block,
-    check_inits,
     covariances_from_precisions,
     precisions_cholesky,
     row_block,
 )
 from .starts import kmeans_labels
+from .steps import better, continued, em_steps, parameters, warn_unconverged
+
+__all__ = [
+    "better",
+    "continued",
+    "em_pass",
+    "em_steps",
+    "fit_mixture",
+    "parameters",
+    "warn_unconverged",
+]
 
 #: a pass splits its rows into ranges of PASS_ROWS (the same ranges for any number of
 #: threads, which :func:`~bayesrule._engines.threads.n_threads` chooses).
@@ -60,18 +69,6 @@ PASS_ROWS = 1 << 13
 
 
 # --------------------------------------------------------------------- the EM passes
-def parameters(stats: ClassMoments, covariance: str, reg_covar: float, reference):
-    """The M step: weights, means and covariances from soft statistics (centred at
-    ``reference``), with scikit-learn's ``10 * eps`` per component and ``reg_covar``."""
-    count = stats.count + COUNT_EPS
-    # the mean of sum(r x) / (sum(r) + 10 eps), as scikit-learn's, in centred coordinates
-    means = stats.mean * (stats.count / count)[:, None] + reference
-    structure = get_structure(covariance)
-    cov = structure.estimate(ClassMoments(count, stats.mean, stats.scatter, stats.kind))
-    cov = structure.add_to_diagonal(cov, reg_covar)
-    return count / count.sum(), means, cov
-
-
 class _Buffers:
     """Temporaries of one thread's blocks of ``m`` rows, reused block after block."""
 
@@ -180,11 +177,16 @@ def fit_mixture(
     Parameters
     ----------
     X : array-like of shape (n, d)
+        NaN marks a missing value: EM then runs over the missing coordinates too
+        (:mod:`~bayesrule.likelihoods.mixture.em_missing`, its start described there).
     sample_weight : array-like of shape (n,) or None
         Non-negative weights (weighted EM); None means 1 for every row.
     n_components : int
         K >= 1, at most the number of rows with positive weight.
-    covariance : {"full", "tied", "diag", "spherical"}, default="full"
+    covariance : str, default="full"
+        scikit-learn's "full", "tied", "diag" or "spherical", or one of mclust's 14
+        models "EII" ... "VVV" ("E": shared by the components; see
+        :data:`~bayesrule.likelihoods.mixture.model.NAMES`).
     reg_covar : float, default=1e-6
         Added to the diagonal of every covariance at each M step.
     max_iter : int, default=200
@@ -200,9 +202,11 @@ def fit_mixture(
     previous : MixtureModel, optional
         Start from this model instead (warm start: one run, its lower bound the start).
     starts : list of ndarray, optional
-        k-means partitions (labels 0 .. K-1 of the rows of ``X``) to start the runs from,
-        one run each, instead of ``n_init`` drawn here (a BIC search shares them between
-        the covariance structures, see :func:`kmeans_labels`).
+        Partitions (labels 0 .. K-1 of the rows of ``X``) to start the runs from, one
+        run each, instead of ``n_init`` k-means partitions drawn here: the first M step
+        is that of the partition (a BIC search shares k-means partitions between the
+        covariance structures, see :func:`kmeans_labels`; mclust's
+        ``me(model, X, z = unmap(labels))`` starts from a partition the same way).
 
     Returns
     -------
@@ -235,8 +239,16 @@ def fit_mixture(
     if previous is not None:
         _check_previous(previous, covariance, K, d)
         n_init = 1
-    reference = np.average(X, axis=0, weights=w)
     rs = check_random_state(random_state)
+    if np.isnan(X).any():  # EM over the missing coordinates too
+        from .em_missing import fit_missing
+
+        args = (max_iter, tol, n_init, rs, inits, previous, starts)
+        with one_blas_thread():  # small solves: BLAS threads would only spin
+            best = fit_missing(X, w, K, covariance, reg, *args)
+        warn_unconverged(best, max_iter, tol)
+        return best
+    reference = np.average(X, axis=0, weights=w)
     best = None
     with ExitStack() as stack:
         pool = thread_pool(n)  # our threads share the blocks (chosen before BLAS is limited)
@@ -264,46 +276,6 @@ def fit_mixture(
             best = better(best, model, max_iter)
     warn_unconverged(best, max_iter, tol)
     return best
-
-
-def better(best: MixtureModel | None, model: MixtureModel, max_iter: int) -> MixtureModel:
-    """The run to keep of two restarts: the higher final lower bound (the first on ties;
-    with ``max_iter=0``, the last start)."""
-    if best is None or model.lower_bound_ > best.lower_bound_ or max_iter == 0:
-        return model
-    return best
-
-
-def warn_unconverged(best: MixtureModel, max_iter: int, tol: float, where: str = "") -> None:
-    """ConvergenceWarning when the kept run stopped at ``max_iter`` before ``tol``
-    (``where``: what to name first, e.g. the class)."""
-    if not best.converged_ and max_iter > 0:
-        warnings.warn(
-            (f"{where}: " if where else "")
-            + f"EM stopped after max_iter={max_iter} iterations before the lower bound "
-            f"changed by less than tol={tol:g} (last change "
-            f"{_last_change(best):.3g}); increase max_iter or tol, try other "
-            "initialisations, or check for degenerate data.",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
-
-
-def _last_change(model: MixtureModel) -> float:
-    b = model.lower_bounds_
-    return abs(b[-1] - b[-2]) if len(b) >= 2 else float("inf")
-
-
-def continued(previous, covariance: str, reference) -> MixtureModel:
-    """A warm start: the previous fit's parameters, centred on this data's ``reference``."""
-    return MixtureModel(
-        covariance,
-        previous.weights_,
-        previous.means_,
-        previous.covariances_,
-        previous.precisions_cholesky_,
-        reference,
-    )
 
 
 def _initial(X, w, K, covariance, reg, rs, inits, reference, labels=None) -> MixtureModel:
@@ -339,31 +311,3 @@ def _iterate(model, X, w, reg, max_iter, tol, bound, pool) -> MixtureModel:
             model = steps.send(em_pass(model, X, w, kind, pool))
     except StopIteration as done:
         return done.value
-
-
-def em_steps(model, total, reg, max_iter, tol, bound):
-    """EM as a generator: yields the model whose pass it needs, receives that pass's
-    ``(statistics, sum w ln p)``, and returns the final model (several runs can then
-    share one pass over the data)."""
-    covariance, reference = model.covariance, model.reference_
-    bounds, converged = [], False
-    for _ in range(max_iter):
-        stats, ll = yield model
-        new = ll / total  # mean log-likelihood under the parameters before this M step
-        if not np.isfinite(new):
-            raise ValueError(
-                "the mixture's log-likelihood is not finite (samples so far from every "
-                "component that their densities underflow); standardise the features."
-            )
-        weights, means, cov = parameters(stats, covariance, reg, reference)
-        U = precisions_cholesky(covariance, cov, reg)
-        model = MixtureModel(covariance, weights, means, cov, U, reference)
-        bounds.append(new)
-        change, bound = new - bound, new
-        if abs(change) < tol:
-            converged = True
-            break
-    model.n_iter_, model.converged_ = len(bounds), converged
-    model.lower_bound_ = bound if max_iter > 0 else -np.inf
-    model.lower_bounds_ = bounds
-    return model

@@ -7,8 +7,8 @@ each iteration is one pass over the blocks, in which a block's task computes the
 and the M step's statistics (:func:`~bayesrule.likelihoods.mixture.em._pass_rows`, the
 in-memory pass) of every run still going, on that run's class rows. The statistics merge
 in a tree and each run's parameters are updated on the caller's side
-(:func:`~bayesrule.likelihoods.mixture.em.em_steps`, the in-memory updates and stopping rule),
-then go to the blocks with the next pass. From the same start the result equals the
+(:func:`~bayesrule.likelihoods.mixture.steps.em_steps`, the in-memory updates and
+stopping rule), then go to the blocks with the next pass. From the same start the result equals the
 in-memory fit up to the order of floating-point sums. Without initial parameters, the
 k-means start of a class sees its first ``sample_rows`` rows (the in-memory fit sees all
 of them); the starts are drawn from the random state in the in-memory order (class by
@@ -28,7 +28,7 @@ import numpy as np
 
 from ...stats.moments import merge
 from ..covariance import get_structure
-from .checks import _check_previous, check_enough_rows
+from .checks import _check_previous, check_enough_rows, check_inits
 from .em import (
     _initial,
     _pass_rows,
@@ -37,7 +37,7 @@ from .em import (
     em_steps,
     warn_unconverged,
 )
-from .model import MixtureModel, check_inits
+from .model import MixtureModel
 from .starts import draw_starts
 
 
@@ -95,6 +95,12 @@ def _rows(part, c: int):
 
 
 def _sums(part, n_classes, components=0):
+    if np.isnan(part[0]).any():
+        raise ValueError(
+            "X contains missing values (NaN), which EM over the blocks of a Dask "
+            "collection does not handle; compute the collection and fit in memory (EM "
+            "then runs over the missing coordinates too), or impute them first."
+        )
     out = {}
     for c in range(n_classes):
         X, w = _rows(part, c)

@@ -10,11 +10,15 @@ the runs of several candidates of one structure (every k and every k-means start
 BIC search) go in lockstep, an iteration being a handful of whole-array operations for
 all of them: the E step on all rows, components and runs at once, the M step's scatter
 about each component's own mean (exact centring, as the blocked path's second pass), and
-one batched Cholesky factorisation. Mixtures of fewer components than the largest are
-padded with components of weight 0, which change nothing. A run that has converged stops
-changing while the others go on; a run that fails stops the runs of its candidate only.
-The updates, the responsibilities' floor, the lower bound, the stopping rule and the
-choice among the starts are those of :func:`~bayesrule.likelihoods.mixture.em.em_steps` and
+one batched Cholesky factorisation. The covariances of the six structures of
+:mod:`~bayesrule.likelihoods.covariance` (mclust's EII, VII, EEI, VVI, EEE, VVV) are
+batched too; mclust's eight other models take theirs run by run from the structure's
+estimate (on the components each run has). Mixtures of fewer components than the
+largest are padded with components of weight 0, which change nothing. A run that has
+converged stops changing while the others go on; a run that fails stops the runs of its
+candidate only. The updates, the responsibilities' floor, the lower bound, the stopping
+rule and the choice among the starts are those of
+:func:`~bayesrule.likelihoods.mixture.steps.em_steps` and
 :func:`~bayesrule.likelihoods.mixture.em.fit_mixture`; the results agree with the blocked
 path to rounding (``tests/likelihoods/test_mixture_em.py``).
 """
@@ -23,7 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..covariance import get_structure
+from ...stats.moments import ClassMoments
+from ..covariance import Parametrised, get_structure
 from .model import LOG_2PI, MixtureModel, precisions_cholesky
 
 #: added to every component's total responsibility, as scikit-learn does: an empty
@@ -85,10 +90,13 @@ def _log_prob(Xc, weights, means, U, structure) -> np.ndarray:
         log_det = np.log(np.diagonal(U, axis1=-2, axis2=-1)).sum(axis=-1)
         if structure.tied:
             log_det = log_det[:, None]
-    else:
-        scale = U[..., None, None] if U.ndim == 2 else U[..., None, :]
-        Z = (Xc - means[..., None, :]) * scale
-        log_det = d * np.log(U) if U.ndim == 2 else np.log(U).sum(axis=-1)
+    else:  # scales (S, K or 1, 1 or d): one per component or shared, per feature or not
+        S = U.shape[0]
+        scale = np.reshape(
+            U, (S, 1 if structure.tied else -1, 1 if structure.form == "spherical" else d)
+        )
+        Z = (Xc - means[..., None, :]) * scale[:, :, None, :]
+        log_det = np.log(scale).sum(axis=-1) * (d if scale.shape[-1] == 1 else 1)
     with np.errstate(divide="ignore"):  # a zero weight: -inf, the component is off
         const = np.log(weights) + log_det - 0.5 * d * LOG_2PI
     out = np.einsum("...nd,...nd->...n", Z, Z)
@@ -100,8 +108,10 @@ def _log_prob(Xc, weights, means, U, structure) -> np.ndarray:
 def _m_step(Xc, R, structure, reg, on):
     """Weights (S, K), means (S, K, d; centred coordinates) and covariances of S runs
     from responsibilities ``R`` (S, K, n), the sample weights included (the
-    :class:`~bayesrule.likelihoods.covariance.Structure` estimates, batched). ``on``
-    (S, K): the components each run has (the others are padding, of weight 0)."""
+    :class:`~bayesrule.likelihoods.covariance.Structure` estimates, batched), and
+    ``{run: ValueError}`` of the runs whose covariances have no estimate (their
+    covariances are then placeholders). ``on`` (S, K): the components each run has
+    (the others are padding, of weight 0)."""
     raw = R.sum(axis=-1)
     count = raw + COUNT_EPS
     first = R @ Xc
@@ -112,22 +122,42 @@ def _m_step(Xc, R, structure, reg, on):
     if structure.dense:
         scatter = weighted.swapaxes(-1, -2) @ diff
         scatter = 0.5 * (scatter + scatter.swapaxes(-1, -2))
-        eye = np.eye(Xc.shape[1])
-        if structure.tied:
-            cov = scatter.sum(axis=1) / counted.sum(axis=-1)[:, None, None]
-        else:
-            cov = scatter / count[..., None, None]
-            cov[~on] = eye  # padding: any positive definite matrix
-        cov = cov + reg * eye if reg else cov
     else:
         scatter = np.einsum("...nd,...nd->...d", weighted, diff)
-        if structure.form == "spherical":
-            cov = scatter.mean(axis=-1) / count
-        else:
-            cov = scatter / count[..., None]
-        cov[~on] = 1.0  # padding
-        cov = cov + reg if reg else cov
-    return [counted / counted.sum(axis=-1, keepdims=True), first / count[..., None], cov]
+    cov, errors = _covariances(structure, count, counted, mean, scatter, on)
+    cov = structure.add_to_diagonal(cov, reg)
+    return [counted / counted.sum(axis=-1, keepdims=True), first / count[..., None], cov], errors
+
+
+def _covariances(structure, count, counted, mean, scatter, on):
+    """The covariances of S runs (S, native shape) from their components' counts (S, K;
+    ``counted``: 0 for padding), means and centred scatters (S, K, d, d) or (S, K, d),
+    and ``{run: ValueError}`` (see :func:`_m_step`). scikit-learn's four and mclust's
+    tied diagonal models are batched; mclust's other eight go run by run through the
+    structure's estimate, on the components each run has."""
+    pad = np.eye(scatter.shape[-1]) if structure.dense else 1.0  # any positive definite
+    errors = {}
+    if isinstance(structure, Parametrised):
+        cov = np.empty_like(scatter)
+        for s, keep in enumerate(on):
+            stats = ClassMoments(
+                count[s, keep], mean[s, keep], scatter[s, keep], structure.stats_kind
+            )
+            try:
+                cov[s, keep] = structure.estimate(stats)
+            except ValueError as exc:
+                errors[s] = exc
+                cov[s, keep] = pad
+        cov[~on] = pad
+        return cov, errors
+    if structure.form == "spherical":
+        scatter = scatter.mean(axis=-1)  # trace / d per component
+    if structure.tied:  # pooled over the components a run has (padding has no scatter)
+        total = counted.sum(axis=-1)
+        return scatter.sum(axis=1) / total.reshape(-1, *[1] * (scatter.ndim - 2)), errors
+    cov = scatter / count.reshape(*count.shape, *[1] * (scatter.ndim - 2))
+    cov[~on] = pad
+    return cov, errors
 
 
 def _runs(Xc, w, params, U, on, job, covariance, reg, max_iter, tol, bound):
@@ -182,8 +212,9 @@ def _runs(Xc, w, params, U, on, job, covariance, reg, max_iter, tol, bound):
                 break
         if w is not None:
             resp *= w
-        update = _m_step(Xc, resp, structure, reg, on[going])
+        update, estimated = _m_step(Xc, resp, structure, reg, on[going])
         factors, errors = _precisions(covariance, update[2], reg)
+        errors.update(estimated)
         if errors:
             out = fail(np.isin(np.arange(going.size), list(errors)), errors[min(errors)])
             update, factors, new = [u[~out] for u in update], factors[~out], new[~out]
@@ -235,8 +266,9 @@ def fit_small(X, w, covariance, reg, max_iter, tol, jobs, reference) -> list:
     R = (labels[:, None, :] == np.arange(largest)[:, None]).astype(float)
     if w is not None:
         R *= w
-    params = _m_step(Xc, R, structure, reg, on)  # the k-means responsibilities
+    params, estimated = _m_step(Xc, R, structure, reg, on)  # the k-means responsibilities
     U, errors = _precisions(covariance, params[2], reg)
+    errors.update(estimated)
     failed = {int(job[s]): error for s, error in sorted(errors.items())}
     keep = ~np.isin(job, list(failed))
     bounds, converged = [[] for _ in job], np.zeros(job.size, dtype=bool)

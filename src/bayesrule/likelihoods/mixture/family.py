@@ -17,9 +17,10 @@ from ..._signatures import storing_init
 from ..._text import FEATURES_SHOWN, block, class_name, count
 from ..base import BLOCK_BYTES, SQUARING_LIMIT, Likelihood
 from .candidates import fit_candidates
-from .checks import INITS, check_mixture_params
+from .checks import INITS, check_mixture_params, informative, searched
 from .em import fit_mixture
 from .em_blocks import class_sums, fit_mixtures_blocks
+from .em_missing import filled_rows
 from .model import MixtureModel, row_block
 from .search import (
     candidates,
@@ -27,11 +28,13 @@ from .search import (
     choose,
     distinct_rows,
     n_starts,
+    one_component_aliases,
     show_refused,
     too_small,
     warm_of,
     warn_all,
     where,
+    with_aliases,
 )
 from .starts import draw_starts
 
@@ -63,9 +66,14 @@ class Mixture(Likelihood):
         Components of every class; a dict ``{class index: int}`` (classes left out get
         1); or "bic": per class, the k in ``1 .. max_components`` (at most the class's
         number of distinct samples) of lowest BIC.
-    covariance : {"full", "tied", "diag", "spherical", "bic"}, default="full"
-        scikit-learn's four structures (tied: shared by the components of one class), or
-        "bic" to choose the structure per class too.
+    covariance : str, default="full"
+        The covariance structure of a class's components: scikit-learn's "full",
+        "tied" (shared by the components of one class), "diag" or "spherical"; or one
+        of mclust's 14 models "EII" ... "VVV" (``Sigma_k = lambda_k D_k A_k D_k^T``,
+        "E" meaning shared by the components of one class: EEE is "tied", VVV
+        "full", VVI "diag", VII "spherical"); or "bic" to choose among mclust's 14
+        per class too (as mclust's ``MclustDA``), or "sklearn" to choose among
+        scikit-learn's four.
     reg_covar : float, default=1e-6
         Added to the diagonal of every covariance at each M step.
     max_iter : int, default=200
@@ -81,6 +89,10 @@ class Mixture(Likelihood):
         memory or on a Dask collection (:meth:`fit_blocks`).
     max_components : int, default=10
         Largest k tried by ``n_components="bic"``.
+
+    Missing values (NaN) are allowed: a row is scored by the density of its observed
+    coordinates, and a class with NaN is fitted by EM over its missing coordinates
+    (:mod:`~bayesrule.likelihoods.mixture.em_missing`); not on Dask (:meth:`fit_blocks`).
 
     Attributes
     ----------
@@ -105,7 +117,7 @@ class Mixture(Likelihood):
            [-9.47, -1.6 ]])
     """
 
-    input_kind = "dense"
+    input_kind = "missing"
     largest_magnitude = SQUARING_LIMIT
 
     __init__ = storing_init("Mixture", MIXTURE, positional=tuple(MIXTURE))
@@ -171,24 +183,29 @@ class Mixture(Likelihood):
         rs = check_random_state(self.random_state)
         previous = self._previous(n_classes)
         choose_k = isinstance(self.n_components, str)
-        choosing = choose_k or self.covariance == "bic"
+        choosing = choose_k or searched(self.covariance) is not None
         mixtures, tables, refusals = [], [], []
+        used = informative(X, sample_weight)
         for c in range(n_classes):
-            rows = y == c
-            if sample_weight is not None:
-                rows &= sample_weight > 0
+            rows = (y == c) & used
             Xc = X[rows]
             wc = None if sample_weight is None else sample_weight[rows]
             if Xc.shape[0] == 0:
-                raise ValueError(f"{class_name(c)} has no samples (with positive weight).")
+                raise ValueError(
+                    f"{class_name(c)} has no samples (with positive weight and an observed value)."
+                )
             check_warm(c, previous, d)
             needed = choose_k or self.reg_covar == 0
             distinct = distinct_rows(Xc) if needed else Xc.shape[0]
-            pairs, refused = self._candidates(c, Xc.shape[0], distinct, d)
+            every, refused = self._candidates(c, Xc.shape[0], distinct, d)
+            pairs, same = one_component_aliases(every, self.covariance)
             options = {name: value.get(c) for name, value in inits.items()}
             ks = self._drawn_ks(c, pairs, previous, options)
-            starts = draw_starts(Xc, wc, ks, n_starts(self.n_init, choose_k), rs, choosing)
+            # k-means sees rows with missing values completed (em_missing.filled_rows)
+            seen = filled_rows(Xc, wc, self.reg_covar) if ks and np.isnan(Xc).any() else Xc
+            starts = draw_starts(seen, wc, ks, n_starts(self.n_init, choose_k), rs, choosing)
             results = fit_candidates(self, c, Xc, wc, pairs, starts, options, previous)
+            results = with_aliases(results, same, every)
             total = Xc.shape[0] if wc is None else float(wc.sum())
             best, caught, table = choose(c, results, refused, total, self.reg_covar, choosing)
             warn_all(caught)  # the chosen model's warnings only
@@ -210,7 +227,7 @@ class Mixture(Likelihood):
         inits = self._check_params(n_classes)
         previous = self._previous(n_classes)
         choose_k = isinstance(self.n_components, str)
-        choosing = choose_k or self.covariance == "bic"
+        choosing = choose_k or searched(self.covariance) is not None
         needed = choose_k or self.reg_covar == 0
         # distinct rows are counted up to what the candidates' rules look at: k <= K
         # components need at most K (d + 1) of them (see search.too_small)
@@ -219,7 +236,7 @@ class Mixture(Likelihood):
         else:
             largest = max(self._components_of(c) for c in range(n_classes))
         sums = class_sums(blocks, n_classes, largest if needed else 0)
-        specs, refusals, plan = [], [], {}
+        specs, refusals, plan, aliases = [], [], {}, []
         for c in range(n_classes):
             if c not in sums:
                 raise ValueError(f"{class_name(c)} has no samples (with positive weight).")
@@ -229,7 +246,9 @@ class Mixture(Likelihood):
             check_warm(c, previous, d)
             options = {name: value.get(c) for name, value in inits.items()}
             given = tuple(options.get(name) for name in INITS)
-            pairs, refused = self._candidates(c, n_rows, distinct, d)
+            every, refused = self._candidates(c, n_rows, distinct, d)
+            pairs, same = one_component_aliases(every, self.covariance)
+            aliases.append((same, every))
             refusals.append(refused)
             plan[c] = self._drawn_ks(c, pairs, previous, options)
             for structure, k in pairs:
@@ -255,6 +274,7 @@ class Mixture(Likelihood):
                 for spec, got in zip(specs, fitted, strict=True)
                 if spec[0] == c
             ]
+            results = with_aliases(results, *aliases[c])
             best, caught, table = choose(
                 c, results, refusals[c], sums[c][1], self.reg_covar, choosing
             )

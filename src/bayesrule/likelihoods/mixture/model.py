@@ -12,15 +12,28 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.linalg import solve_triangular
+from scipy.special import logsumexp
 
 from ..._engines.threads import one_blas_thread
 from ..base import BLOCK_BYTES
-from ..covariance import SINGULAR_RTOL, get_structure
+from ..covariance import SINGULAR_RTOL, STRUCTURES, get_structure
+from ..marginal import log_density_observed
+from ..parametrisation import MODELS
 
 LOG_2PI = np.log(2.0 * np.pi)
 
 #: the four structures of scikit-learn's GaussianMixture (``covariance_type``).
 COVARIANCES = ("full", "tied", "diag", "spherical")
+
+#: mclust's 14 models (``mclust.options("emModelNames")``), "E" meaning shared by the
+#: components of one class's mixture: EII is "tied_spherical", VII "spherical", EEI
+#: "tied_diag", VVI "diag", EEE "tied", VVV "full"; the other eight are
+#: :class:`~bayesrule.likelihoods.covariance.Parametrised` structures.
+MCLUST_MODELS = MODELS
+
+#: every name a mixture's covariance may have (the search values "bic" and "sklearn"
+#: aside): the structures of :mod:`~bayesrule.likelihoods.covariance` and mclust's names
+NAMES = (*(name for name in STRUCTURES if name not in MODELS), *MODELS)
 
 #: the temporaries of one block of rows take about this many bytes (larger blocks cost
 #: fewer Python calls; these still run near cache speed).
@@ -30,6 +43,11 @@ def row_block(n_components: int, n_features: int) -> int:
     """Rows per block of the E and M steps (temporaries of about ``BLOCK_BYTES``)."""
     K, d = n_components, n_features
     return max(64, BLOCK_BYTES // (8 * (2 * K * d + d + 2 * K)))
+
+
+def has_missing(X: np.ndarray) -> bool:
+    """Whether ``X`` holds a NaN (one reduction, no temporary array)."""
+    return bool(X.size) and bool(np.isnan(X.min()))
 
 
 def centred_block(X: np.ndarray, reference: np.ndarray, out=None) -> np.ndarray:
@@ -53,12 +71,17 @@ class MixtureModel:
 
     Attributes
     ----------
-    covariance : {"full", "tied", "diag", "spherical"}
+    covariance : str
+        One of :data:`NAMES`: scikit-learn's four or mclust's 14 (any name
+        :func:`~bayesrule.likelihoods.covariance.get_structure` takes; "tied" and mclust's
+        "E" are shared by the components).
     n_components : int
     weights_ : ndarray of shape (K,)
     means_ : ndarray of shape (K, d)
     covariances_ : ndarray
-        (K, d, d) full, (d, d) tied, (K, d) diag, (K,) spherical.
+        The structure's native shape: (K, d, d) full and the dense mclust models,
+        (d, d) tied (EEE), (K, d) diag and VEI/EVI, (K,) spherical, (d,) tied_diag
+        (EEI), () tied_spherical (EII).
     precisions_cholesky_ : ndarray
         Upper factors ``U`` with ``U U^T`` the precision, in the same shapes (diagonal
         and spherical: ``1 / sqrt(variance)``).
@@ -112,10 +135,10 @@ class MixtureModel:
             self._factors = factors
             log_det = np.log(np.einsum("kjj->kj", mats)).sum(axis=1)
         else:
-            scale = U[:, None] if U.ndim == 1 else U  # (K, 1) or (K, d)
+            scale = diagonal_scales(self.covariance, U, K)  # (K, 1) or (K, d)
             self._factors = scale[:, :, None]
             self._shift = (centred * scale)[:, :, None]
-            log_det = np.log(U) * d if U.ndim == 1 else np.log(U).sum(axis=1)
+            log_det = np.log(scale).sum(axis=1) * (d if scale.shape[1] == 1 else 1)
         with np.errstate(divide="ignore"):  # a zero weight: -inf, the component is off
             self._const = (np.log(self.weights_) + log_det - 0.5 * d * LOG_2PI)[:, None]
 
@@ -154,17 +177,46 @@ class MixtureModel:
             yield rows, centred_block(X[rows], self.reference_)
 
     def component_log_density(self, X) -> np.ndarray:
-        """``ln w_k + ln N(x; mu_k, Sigma_k)`` for every row and component, shape (n, K)."""
+        """``ln w_k + ln N(x; mu_k, Sigma_k)`` for every row and component, shape (n, K);
+        a row with missing values (NaN) gets the density of its observed coordinates."""
         X = np.asarray(X, dtype=np.float64)
         out = np.empty((X.shape[0], self.n_components))
+        if has_missing(X):
+            missing = np.isnan(X).any(axis=1)
+            out[missing] = self._observed_log_prob(X[missing]).T
+            out[~missing] = self.component_log_density(X[~missing])
+            return out
         with one_blas_thread(), np.errstate(over="ignore", invalid="ignore"):
             for rows, Xa in self._blocks(X):
                 out[rows] = self._block_log_prob(Xa).T
         return out
 
+    def _observed_log_prob(self, X) -> np.ndarray:
+        """``ln w_k + ln N(x_o; mu_ko, Sigma_koo)`` of rows with missing values, (K, m):
+        the missing coordinates integrated out exactly
+        (:func:`~bayesrule.likelihoods.marginal.log_density_observed`)."""
+        with one_blas_thread():
+            out = log_density_observed(X, self.means_, self.full_covariances())
+        with np.errstate(divide="ignore"):  # a zero weight: -inf, the component is off
+            out += np.log(self.weights_)[:, None]
+        return out
+
     def log_density(self, X) -> np.ndarray:
-        """``ln p(x)`` of the mixture for every row of ``X``, shape (n,)."""
+        """``ln p(x)`` of the mixture for every row of ``X``, shape (n,). A row with
+        missing values (NaN) gets the density of its observed coordinates,
+        ``ln sum_k w_k N(x_o; mu_ko, Sigma_koo)`` (0 when none is observed); complete
+        rows take the fast path."""
         X = np.asarray(X, dtype=np.float64)
+        if has_missing(X):
+            missing = np.isnan(X).any(axis=1)
+            out = np.empty(X.shape[0])
+            part = X[missing]
+            part = np.where(
+                np.isnan(part).all(axis=1), 0.0, logsumexp(self._observed_log_prob(part), axis=0)
+            )
+            out[missing] = part  # (nothing observed: exactly ln 1, whatever the weights' rounding)
+            out[~missing] = self.log_density(X[~missing])
+            return out
         out = np.empty(X.shape[0])
         with one_blas_thread(), np.errstate(all="ignore"):  # far rows: -inf
             for rows, Xa in self._blocks(X):
@@ -204,11 +256,17 @@ class MixtureModel:
         return n_free(self.covariance, *self.means_.shape)
 
     def bic(self, X, sample_weight=None) -> float:
-        """``-2 sum_i w_i ln p(x_i) + p ln(sum_i w_i)`` (lower is better)."""
+        """``-2 sum_i w_i ln p(x_i) + p ln(sum_i w_i)`` (lower is better), ``p(x_i)`` the
+        density of row i's observed coordinates; a row with nothing observed says nothing
+        and is left out of both sums, as EM leaves it out."""
+        X = np.asarray(X, dtype=np.float64)
         ll = self.log_density(X)
         w = np.ones(len(ll)) if sample_weight is None else np.asarray(sample_weight, float)
         keep = w > 0  # a zero-weight row says nothing, even where its density is 0
-        return float(-2.0 * (w[keep] @ ll[keep]) + self.n_parameters() * np.log(w.sum()))
+        if np.isnan(X).any():
+            keep &= ~np.isnan(X).all(axis=1)
+        total = w[keep].sum()
+        return float(-2.0 * (w[keep] @ ll[keep]) + self.n_parameters() * np.log(total))
 
     def __repr__(self) -> str:
         return (
@@ -218,6 +276,17 @@ class MixtureModel:
 
 
 # --------------------------------------------------------------------- precisions
+def diagonal_scales(covariance: str, U: np.ndarray, K: int) -> np.ndarray:
+    """The ``1 / sigma`` of a diagonal structure's K components from its precision
+    factors ``U`` in the native shape: (K, 1) for a spherical form (one per component,
+    or shared), (K, d) for a diagonal one."""
+    structure = get_structure(covariance)
+    U = np.asarray(U, dtype=np.float64)
+    if structure.form == "spherical":
+        return np.broadcast_to(np.reshape(U, (-1, 1)), (K, 1))
+    return np.broadcast_to(U, (K, U.shape[-1]))
+
+
 def n_free(covariance: str, K: int, d: int) -> int:
     """Free parameters of a K-component mixture in d dimensions: K - 1 weights, K d means
     and the covariances' parameters."""
@@ -252,10 +321,10 @@ def precisions_cholesky(covariance: str, cov: np.ndarray, reg_covar: float) -> n
     structure = get_structure(covariance)
     if not structure.dense:
         bad = ~(cov > 0)
-        if reg_covar == 0:
+        if reg_covar == 0 and not structure.tied:  # compared with the other components
             bad |= cov < SINGULAR_RTOL * np.max(cov, axis=0, initial=0.0)
         if bad.any():
-            k = int(np.argwhere(bad)[0][0]) if cov.ndim else 0
+            k = int(np.argwhere(bad)[0][0]) if cov.ndim and not structure.tied else 0
             raise ValueError(singular_message(k, covariance, reg_covar))
         return 1.0 / np.sqrt(cov)
     mats = cov[None] if structure.tied else cov
@@ -283,51 +352,3 @@ def covariances_from_precisions(covariance: str, U: np.ndarray) -> np.ndarray:
     inv = np.array([solve_triangular(u, eye, lower=False) for u in mats])
     cov = np.swapaxes(inv, 1, 2) @ inv
     return cov[0] if structure.tied else cov
-
-
-def _array(name: str, value, shape: tuple, why: str) -> np.ndarray:
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an array of numbers, got {value!r}") from exc
-    if arr.shape != shape:
-        raise ValueError(f"{name} must have shape {shape} ({why}), got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be finite.")
-    return arr
-
-
-def check_inits(covariance: str, K: int, d: int, weights, means, precisions):
-    """The given initial weights, means and precision factors (None where not given)."""
-    if weights is not None:
-        weights = _array("weights_init", weights, (K,), f"one per component, K={K}")
-        total = weights.sum()
-        if (weights < 0).any() or abs(total - 1.0) > 1e-6:
-            raise ValueError(
-                f"weights_init must be non-negative and sum to 1, got {weights.tolist()} "
-                f"(sum {total!r})"
-            )
-        weights = weights / total
-    if means is not None:
-        means = _array("means_init", means, (K, d), f"K={K} components x d={d} features")
-    if precisions is None:
-        return weights, means, None
-    structure = get_structure(covariance)
-    shape = structure.native_shape(K, d)
-    why = f"covariance={covariance!r}, K={K} components, d={d} features"
-    P = _array("precisions_init", precisions, shape, why)
-    if not structure.dense:
-        if (P <= 0).any():
-            raise ValueError(f"precisions_init must be positive for covariance={covariance!r}")
-        return weights, means, np.sqrt(P)
-    mats = P[None] if structure.tied else P
-    U = np.empty_like(mats)
-    for k, M in enumerate(mats):
-        scale = np.abs(M).max()
-        if (np.abs(M - M.T) > 1e-10 * scale).any():
-            raise ValueError(f"precisions_init[{k}] must be a symmetric matrix.")
-        try:  # upper U with U U^T = P: the lower factor of P with rows and columns reversed
-            U[k] = np.linalg.cholesky(M[::-1, ::-1])[::-1, ::-1]
-        except np.linalg.LinAlgError:
-            raise ValueError(f"precisions_init[{k}] must be positive definite.") from None
-    return weights, means, U[0] if structure.tied else U

@@ -29,8 +29,9 @@ import warnings
 import numpy as np
 
 from ..._text import class_name
-from .checks import _check_previous
-from .model import COVARIANCES, MixtureModel, n_free
+from ..covariance import get_structure
+from .checks import _check_previous, searched
+from .model import MixtureModel, n_free
 
 #: k-means starts per (class, k) when BIC chooses the number of components and
 #: ``n_init="auto"``
@@ -50,17 +51,24 @@ def n_starts(n_init, choosing_k: bool) -> int:
 
 
 def too_small(reg_covar: float, distinct: int, structure: str, k: int, d: int) -> int:
-    """Distinct samples needed for nonsingular covariances at reg_covar=0 (0: enough)."""
+    """Distinct samples needed for nonsingular covariances at reg_covar=0 (0: enough):
+    ``d + 1`` per component for full matrices of their own, ``k + d`` for a shared one
+    (EEE), two per component otherwise (as a rule of thumb: mclust's models that share
+    a volume, shape or orientation can need fewer, and EM says where they fail)."""
     if reg_covar > 0:
         return 0
-    need = {"full": k * (d + 1), "tied": k + d}.get(structure, 2 * k)
+    form = get_structure(structure)
+    if form.dense:
+        need = k + d if form.tied else k * (d + 1)
+    else:
+        need = 2 * k
     return need if distinct < need else 0
 
 
 def candidates(mixture, k_fixed, n_rows: int, distinct: int, d: int):
     """The ``(covariance, k)`` pairs to fit for a class, and ``{pair: reason}`` of the
     ones left out. ``k_fixed``: the class's number of components, or None for "bic"."""
-    structures = list(COVARIANCES) if mixture.covariance == "bic" else [mixture.covariance]
+    structures = list(searched(mixture.covariance) or [mixture.covariance])
     if k_fixed is not None:
         return [(s, k_fixed) for s in structures], {}
     pairs, refused = [], {}
@@ -84,6 +92,35 @@ def candidates(mixture, k_fixed, n_rows: int, distinct: int, d: int):
     return pairs, refused
 
 
+def one_component_aliases(pairs: list, covariance) -> tuple[list, dict]:
+    """The candidates to fit, and ``{pair: the fitted pair it equals}``: in a search
+    among mclust's models (``covariance="bic"``) the one-component models of a form
+    are one model (EII and VII; EEI, VEI, EVI and VVI; EEE ... VVV: mclust's XII, XXI
+    and XXX), fitted once under its first name; the others share its fit and BIC (so
+    the first name wins BIC's tie, as in mclust's table)."""
+    if covariance != "bic":
+        return pairs, {}
+    first, same, kept = {}, {}, []
+    for structure, k in pairs:
+        if k == 1:
+            form = get_structure(structure).form
+            if form in first:
+                same[structure, k] = first[form]
+                continue
+            first[form] = (structure, k)
+        kept.append((structure, k))
+    return kept, same
+
+
+def with_aliases(results: list, same: dict, pairs: list) -> list:
+    """The fitted candidates' ``(pair, model, BIC, warnings, error)`` in the order of
+    ``pairs``, each alias (:func:`one_component_aliases`) with its fitted pair's."""
+    if not same:
+        return results
+    fitted = {result[0]: result for result in results}
+    return [(pair, *fitted[same.get(pair, pair)][1:]) for pair in pairs]
+
+
 def _floor_share(model: MixtureModel, reg_covar: float) -> tuple[int, float]:
     """The component with the least variance (less ``reg_covar``), in units of the
     class's variance in the same direction, and that share. The class's covariance is
@@ -94,10 +131,11 @@ def _floor_share(model: MixtureModel, reg_covar: float) -> tuple[int, float]:
     S = model.full_covariances() - reg_covar * np.eye(d)
     centred = model.means_ - weights @ model.means_
     total = np.einsum("k,kij->ij", weights, S) + (centred.T * weights) @ centred
-    if model.covariance in ("diag", "spherical"):
+    form = get_structure(model.covariance).form
+    if form != "full":
         var = np.einsum("kjj->kj", S)
         scale = np.diag(total)
-        if model.covariance == "spherical":
+        if form == "spherical":
             var, scale = var[:, :1], scale.mean(keepdims=True)
         keep = scale > 0
         if not keep.any():

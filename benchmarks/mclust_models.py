@@ -1,0 +1,254 @@
+"""mclust's 14 covariance parametrisations, bayesrule against R's mclust side by side.
+
+For iris, wine (standardised: the same matrix goes to both) and the Palmer penguins
+(four measurements, rows with a missing value dropped), with the classes as the groups
+(EDDA: one Gaussian per class, all classes sharing the parametrisation):
+
+* per model, the log-likelihood and BIC of ``GaussianBayes(covariance=model,
+  reg_covar=0)`` and of ``MclustDA(modelType="EDDA", modelNames=model)`` (its iterative
+  M steps run to convergence: ``emControl(tol = c(1e-12, 1e-14))``) and their relative
+  differences. MclustDA's EDDA log-likelihood is that of the mixture of the classes,
+  ``sum_i ln sum_c P(w_c) p(x_i|w_c)`` under the class frequencies, so that is compared.
+  mclust's VVE keeps its EVE orientation and shapes (only the volumes vary), which is
+  not the maximum: bayesrule's VVE reaches a higher likelihood;
+* the model EDDA chooses by BIC over all 14 (``GaussianBayes(covariance="bic")``);
+* speed: each model's fit on 20,000 x 5 rows (three classes), both timed in one run (R's
+  time from inside R, after loading), and EDDA over all 14 on 200,000 x 20 rows against
+  scikit-learn's four ``GaussianMixture`` covariance types fitted once each (three
+  components, their defaults).
+
+Needs ``Rscript`` with mclust (Debian: ``apt-get install r-base-core r-cran-mclust``);
+never run by ``make test``. Prints a Markdown table (``--out`` also writes it).
+
+Examples::
+
+    .venv/bin/python benchmarks/mclust_models.py
+    .venv/bin/python benchmarks/mclust_models.py --skip-speed --out /tmp/t.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+MODELS = (
+    "EII", "VII", "EEI", "VEI", "EVI", "VVI", "EEE",
+    "VEE", "EVE", "VVE", "EEV", "VEV", "EVV", "VVV",
+)  # fmt: skip
+
+R_EDDA = r"""
+suppressMessages(library(mclust))
+args <- commandArgs(trailingOnly = TRUE)
+d <- read.csv(args[1])
+X <- as.matrix(d[, grep("^x", names(d))])
+y <- factor(d$y)
+# the iterative M steps (VEI, VEE, VEV, EVE, VVE) run to convergence, as bayesrule's do
+tight <- emControl(tol = c(1e-12, 1e-14), itmax = c(1e6, 1e6))
+lines <- c()
+for (mn in mclust.options("emModelNames")) {
+  r <- try(MclustDA(X, y, modelType = "EDDA", modelNames = mn, verbose = FALSE,
+                    control = tight), silent = TRUE)
+  if (inherits(r, "try-error") || is.null(r)) {
+    lines <- c(lines, paste(mn, "NA NA NA"))
+  } else {
+    lines <- c(lines, sprintf("%s %.17g %.0f %.17g", mn, r$loglik, r$df, r$bic))
+  }
+}
+best <- MclustDA(X, y, modelType = "EDDA", verbose = FALSE)
+lines <- c(lines, paste("chosen", best$models[[1]]$modelName))
+writeLines(lines, args[2])
+"""
+
+R_SPEED = r"""
+suppressMessages(library(mclust))
+args <- commandArgs(trailingOnly = TRUE)
+d <- read.csv(args[1])
+X <- as.matrix(d[, grep("^x", names(d))])
+y <- factor(d$y)
+invisible(MclustDA(X[1:300, ], y[1:300], modelType = "EDDA", modelNames = "VVV", verbose = FALSE))
+lines <- c()
+for (mn in mclust.options("emModelNames")) {
+  best <- Inf
+  for (r in 1:as.integer(args[3])) {
+    t <- system.time(MclustDA(X, y, modelType = "EDDA", modelNames = mn, verbose = FALSE))
+    best <- min(best, t[["elapsed"]])
+  }
+  lines <- c(lines, sprintf("%s %.6f", mn, best))
+}
+writeLines(lines, args[2])
+"""
+
+
+# --------------------------------------------------------------------------- data
+def load(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The data set ``name`` as (X, integer classes)."""
+    from sklearn import datasets
+    from sklearn.preprocessing import StandardScaler
+
+    if name == "penguins":
+        from palmerpenguins import load_penguins
+
+        columns = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]
+        frame = load_penguins().dropna(subset=columns)
+        X = frame[columns].to_numpy(dtype=float)
+        return X, np.unique(frame["species"].to_numpy(), return_inverse=True)[1]
+    data = getattr(datasets, f"load_{name}")()
+    X = data.data.astype(float)
+    if name == "wine":
+        X = StandardScaler().fit_transform(X)
+    return X, data.target
+
+
+def write_table(path: Path, X, y) -> None:
+    header = ",".join([*(f"x{j}" for j in range(X.shape[1])), "y"])
+    np.savetxt(
+        path, np.column_stack([X, y]), delimiter=",", header=header, comments="", fmt="%.17g"
+    )
+
+
+def rscript(code: str, workdir: Path, X, y, *extra) -> list[str]:
+    """Run ``code`` on (X, y) in one R process; the lines it writes."""
+    table, script, out = workdir / "data.csv", workdir / "run.R", workdir / "out.txt"
+    write_table(table, X, y)
+    script.write_text(code)
+    subprocess.run(["Rscript", str(script), str(table), str(out), *map(str, extra)], check=True)
+    return out.read_text().splitlines()
+
+
+# --------------------------------------------------------------------------- bayesrule
+def edda_row(X, y, model: str) -> tuple[float, int, float]:
+    """(log-likelihood, parameters, BIC) of GaussianBayes(covariance=model) on (X, y), as
+    MclustDA reports them for EDDA: the log-likelihood of the mixture of the classes
+    (``sum_i ln p(x_i)`` under the class frequencies) and ``2 ln L - df ln n``, ``df`` the
+    means and covariance parameters (proportions not counted)."""
+    from bayesrule import GaussianBayes
+
+    clf = GaussianBayes(covariance=model, reg_covar=0).fit(X, y)
+    loglik = float(clf.log_evidence(X).sum())
+    df = clf.likelihood_.n_parameters()
+    return loglik, df, 2 * loglik - df * np.log(len(y))
+
+
+def compare_edda(name: str, workdir: Path) -> tuple[list[str], float, bool]:
+    """Markdown rows of one data set, the largest relative difference, and whether the
+    two choose the same model."""
+    from bayesrule import GaussianBayes
+
+    X, y = load(name)
+    theirs = {}
+    for line in rscript(R_EDDA, workdir, X, y):
+        key, *values = line.split()
+        theirs[key] = values
+    rows, worst = [], 0.0
+    for model in MODELS:
+        loglik, df, bic = edda_row(X, y, model)
+        r_loglik, r_df, r_bic = (float(v) for v in theirs[model])
+        rel_l = abs(loglik - r_loglik) / abs(r_loglik)
+        rel_b = abs(bic - r_bic) / abs(r_bic)
+        worst = max(worst, rel_l, rel_b)
+        rows.append(
+            f"| {name} | {model} | {loglik:.10g} | {r_loglik:.10g} | {rel_l:.1e} | "
+            f"{df} / {int(r_df)} | {bic:.10g} | {r_bic:.10g} | {rel_b:.1e} |"
+        )
+    ours = GaussianBayes(covariance="bic").fit(X, y).covariance_
+    chosen = theirs["chosen"][0]
+    rows.append(f"| {name} | **EDDA's choice** | {ours} | {chosen} | | | | | |")
+    return rows, worst, ours == chosen
+
+
+# --------------------------------------------------------------------------- speed
+def classes_data(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Three classes of correlated Gaussians with their own covariances, n rows."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    X = np.empty((n, d))
+    for c in range(3):
+        rows = y == c
+        A = rng.normal(size=(d, d)) / np.sqrt(d) + np.eye(d) * (1 + c)
+        X[rows] = rng.normal(size=(rows.sum(), d)) @ A.T + 3 * rng.normal(size=d)
+    return X, y
+
+
+def best_time(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def speed(workdir: Path, repeat: int) -> list[str]:
+    from sklearn.mixture import GaussianMixture
+
+    from bayesrule import GaussianBayes
+
+    X, y = classes_data(20_000, 5)
+    GaussianBayes(covariance="VVV").fit(X[:300], y[:300])  # imports, first calls
+    theirs = dict(line.split() for line in rscript(R_SPEED, workdir, X, y, repeat))
+    rows = ["", "| model | bayesrule (s) | mclust (s) | mclust / bayesrule |", "|---|---|---|---|"]
+    for model in MODELS:
+        ours = best_time(lambda m=model: GaussianBayes(covariance=m).fit(X, y), repeat)
+        r = float(theirs[model])
+        rows.append(f"| {model} | {ours:.4f} | {r:.4f} | {r / ours:.2f}x |")
+    X, y = classes_data(200_000, 20, seed=1)
+    edda = best_time(lambda: GaussianBayes(covariance="bic").fit(X, y), repeat)
+    sk = best_time(
+        lambda: [
+            GaussianMixture(3, covariance_type=t, random_state=0).fit(X)
+            for t in ("full", "tied", "diag", "spherical")
+        ],
+        repeat,
+    )
+    rows += [
+        "",
+        "| 200,000 x 20 | seconds |",
+        "|---|---|",
+        f"| GaussianBayes(covariance='bic'), all 14 | {edda:.3f} |",
+        f"| scikit-learn GaussianMixture(3), 4 types once each | {sk:.3f} |",
+        f"| ratio scikit-learn / bayesrule | {sk / edda:.2f}x |",
+    ]
+    return rows
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", nargs="*", default=["iris", "wine", "penguins"])
+    parser.add_argument("--repeat", type=int, default=3, help="best of this many timings")
+    parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--out", type=Path, help="also write the table here")
+    args = parser.parse_args(argv)
+    if shutil.which("Rscript") is None:
+        print("Rscript not found: apt-get install r-base-core r-cran-mclust", file=sys.stderr)
+        return 2
+    lines = [
+        "| data | model | ln L bayesrule | ln L mclust | rel. diff | df | BIC bayesrule "
+        "| BIC mclust | rel. diff |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    worst, same = 0.0, True
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.data:
+            rows, w, agree = compare_edda(name, Path(tmp))
+            lines += rows
+            worst, same = max(worst, w), same and agree
+        lines.append("")
+        lines.append(f"largest relative difference {worst:.1e}; same EDDA choices: {same}")
+        if not args.skip_speed:
+            lines += speed(Path(tmp), args.repeat)
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
