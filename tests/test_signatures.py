@@ -66,10 +66,22 @@ def test_storing_init_refuses_what_a_written_init_would(call, message):
 @pytest.mark.parametrize(
     ("cls", "own"),
     [
-        (GaussianNB, {"var_smoothing": 1e-9}),
-        (LinearDiscriminant, {"reg_covar": "auto", "shrinkage": None, "n_components": None}),
+        (GaussianNB, {"var_smoothing": 1e-9, "estimate": "ml", "prior": None}),
+        (
+            LinearDiscriminant,
+            {
+                "reg_covar": "auto",
+                "shrinkage": None,
+                "n_components": None,
+                "estimate": "ml",
+                "prior": None,
+            },
+        ),
         (NearestMean, {}),
-        (GaussianBayes, {"covariance": "bic", "reg_covar": "auto"}),
+        (
+            GaussianBayes,
+            {"covariance": "bic", "reg_covar": "auto", "estimate": "ml", "prior": None},
+        ),
         (CategoricalNB, {"alpha": 1.0, "unseen": "smooth", "discretize": "auto", "n_bins": 5}),
         (
             TAN,

@@ -3,7 +3,7 @@ chosen by BIC among mclust's 14 by default (EDDA, Bensmail and Celeux 1996)."""
 
 from __future__ import annotations
 
-from .gaussian import _GaussianParameters
+from .gaussian_parameters import _GaussianParameters
 from .preset import Preset, fitted
 
 
@@ -26,6 +26,13 @@ class GaussianBayes(_GaussianParameters, Preset):
     reg_covar : "auto" or float, default="auto"
         As in :class:`QuadraticDiscriminant`: "auto" regularises a singular covariance
         only; ``0`` refuses it.
+    estimate : {"ml", "map", "predictive"}, default="ml"
+        Maximum likelihood, the posterior mode, or the posterior predictive Student-t
+        under a conjugate ``prior`` (:mod:`bayesrule.likelihoods.bayesian`; the latter
+        two give ``log_marginal_likelihood_``; name a structure, not "bic").
+    prior : None, "empirical-bayes", NormalInverseWishart or NormalGamma, default=None
+        The prior of ``estimate="map"``/``"predictive"`` (None: mclust-like defaults,
+        :mod:`bayesrule.likelihoods.conjugate`).
     {common}
 
     Attributes
@@ -48,7 +55,7 @@ class GaussianBayes(_GaussianParameters, Preset):
     0.98
     """
 
-    _parameters = {"covariance": "bic", "reg_covar": "auto"}
+    _parameters = {"covariance": "bic", "reg_covar": "auto", "estimate": "ml", "prior": None}
 
     covariance_ = fitted("The covariance structure fitted (with 'bic': the one chosen).")
     bic_ = fitted("With covariance='bic': each model's BIC (larger is better), else None.")

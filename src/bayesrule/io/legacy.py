@@ -28,6 +28,9 @@ ADDED_PARAMETERS = {
     # came with it; LDA's shrinkage has the same default)
     "pooling": 0.0,
     "shrinkage": None,
+    # the Gaussian family and its presets: Bayesian estimates came later
+    "estimate": "ml",
+    "prior": None,
 }
 
 

@@ -71,6 +71,38 @@ def check_structure(structure, estimate) -> None:
         )
 
 
+def check(like, structure) -> None:
+    """The Gaussian family's ``estimate`` and ``prior`` checked with its structure."""
+    estimate = check_estimate(getattr(like, "estimate", "ml"), getattr(like, "prior", None))
+    if estimate == "ml":
+        return
+    if isinstance(like.covariance, str) and like.covariance == "bic":
+        raise ValueError(
+            f"covariance='bic' chooses the structure by maximum-likelihood BIC; with "
+            f"estimate={estimate!r} name a structure (e.g. 'full', 'tied' or 'diag')."
+        )
+    if like.shrinkage is not None or getattr(like, "pooling", 0.0) != 0.0:
+        raise ValueError(
+            f"estimate={estimate!r} regularises through its prior; leave shrinkage=None "
+            "and pooling=0."
+        )
+    check_structure(structure, estimate)
+
+
+def set_posterior(like, stats, structure):
+    """Give the Gaussian family ``like`` its parameters from the posterior of ``stats``:
+    the MAP means and covariances (the Gaussian's parameters for either estimate),
+    ``predictive_`` for the predictive densities, ``log_marginal_likelihood_`` (C,) and
+    ``prior_`` (the prior resolved). Returns ``like``."""
+    post = fitted_posterior(like.prior, stats, structure)
+    like.prior_, like.log_marginal_likelihood_ = post.prior, post.log_evidence
+    like.epsilon_, like.auto_regularisation_ = 0.0, None
+    like._set_parameters(post.map_means, post.map_covariances, stats.total_mean(), stats.count)
+    like.predictive_ = Predictive(post) if like.estimate == "predictive" else None
+    like.stats_, like.pending_ = stats, None
+    return like
+
+
 def fitted_posterior(prior, stats, structure) -> ConjugatePosterior:
     """The posterior of the classes' parameters given their moments, under ``prior``
     (None: the structure's default; "empirical-bayes": chosen by evidence)."""

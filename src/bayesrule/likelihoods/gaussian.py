@@ -19,11 +19,12 @@ import numpy as np
 
 from .._text import block
 from ..stats.moments import ClassMoments, class_moments
-from . import edda, rda
+from . import bayesian, edda, rda
 from .base import BLOCK_BYTES, SQUARING_LIMIT, Likelihood
 from .covariance import get_structure
 from .gaussian_blocks import fit_blocks
 from .ledoit_wolf import ledoit_wolf_fit
+from .marginal import diagonal_observed
 from .regularisation import check_counts, check_reg_covar, check_var_smoothing, regularise
 
 LOG_2PI = np.log(2.0 * np.pi)
@@ -67,6 +68,11 @@ class Gaussian(Likelihood):
     pooling : float in [0, 1] or "cv", default=0.0
         Full structure only: RDA's ``lambda``, each class's covariance towards the
         pooled one (1: linear discriminant analysis).
+    estimate : {"ml", "map", "predictive"}, default="ml"
+        Plug-in maximum likelihood, the posterior mode, or the posterior predictive
+        Student-t under ``prior`` (:mod:`bayesrule.likelihoods.bayesian`).
+    prior : None, "empirical-bayes", NormalInverseWishart or NormalGamma, default=None
+        The conjugate prior of ``estimate="map"``/``"predictive"`` (None: the default).
 
     Examples
     --------
@@ -88,13 +94,22 @@ class Gaussian(Likelihood):
     """
 
     def __init__(
-        self, covariance="full", reg_covar="auto", var_smoothing=0.0, shrinkage=None, pooling=0.0
+        self,
+        covariance="full",
+        reg_covar="auto",
+        var_smoothing=0.0,
+        shrinkage=None,
+        pooling=0.0,
+        estimate="ml",
+        prior=None,
     ):
         self.covariance = covariance
         self.reg_covar = reg_covar
         self.var_smoothing = var_smoothing
         self.shrinkage = shrinkage
         self.pooling = pooling
+        self.estimate = estimate
+        self.prior = prior
 
     largest_magnitude = SQUARING_LIMIT
 
@@ -114,6 +129,7 @@ class Gaussian(Likelihood):
         check_reg_covar(self.reg_covar)
         check_var_smoothing(self.var_smoothing)
         self._amounts(structure)
+        bayesian.check(self, structure)
         return structure
 
     def _amounts(self, structure=None) -> tuple:
@@ -188,6 +204,10 @@ class Gaussian(Likelihood):
         if edda.choosing(self.covariance):  # EDDA: every model from the full moments
             chosen, bic = edda.choose(stats)
             structure = get_structure(chosen)
+        self.covariance_, self.bic_ = chosen, bic
+        if getattr(self, "estimate", "ml") != "ml":  # MAP or predictive: from the posterior
+            return bayesian.set_posterior(self, stats, structure)
+        self.predictive_ = None
         if _covariance is not None:
             cov = _covariance
         elif stats.per_feature:  # missing values: observed count per class and feature
@@ -207,7 +227,6 @@ class Gaussian(Likelihood):
         cov, self.epsilon_, self.auto_regularisation_ = regularise(
             structure, cov, stats, check_reg_covar(self.reg_covar), self.var_smoothing
         )
-        self.covariance_, self.bic_ = chosen, bic
         self._set_parameters(stats.mean.copy(), cov, stats.total_mean(), stats.count)
         self.stats_ = stats  # only once the parameters exist
         self.pending_ = None
@@ -223,7 +242,7 @@ class Gaussian(Likelihood):
         structure = self._check_params()
         means, cov = structure.given(means, covariances, name)
         self.covariance_ = self.covariance if isinstance(self.covariance, str) else structure.name
-        self.bic_ = None
+        self.bic_ = self.predictive_ = None
         self._set_parameters(means, cov, means.mean(axis=0), None, given=name)
         self.stats_ = None
         self.epsilon_, self.auto_regularisation_ = 0.0, None
@@ -295,6 +314,8 @@ class Gaussian(Likelihood):
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
         """Log-densities of a block of rows, shape (C, rows)."""
+        if getattr(self, "predictive_", None) is not None:  # Student-t densities
+            return self.predictive_.log_density(X)
         structure = self.structure_
         if self.exact_classes_.size:
             relative = False  # every class then carries the same (complete) terms
@@ -325,31 +346,7 @@ class Gaussian(Likelihood):
         if not structure.dense:
             partial = np.flatnonzero(np.isnan(out).any(axis=0))
             if partial.size:  # missing values (or overflow): exact, per class
-                out[:, partial] = self._observed_only(X[partial])
-        return out
-
-    def _observed_only(self, X) -> np.ndarray:
-        """Log-densities (C, rows) over each row's observed features (NaN drops out).
-
-        The expansion of ``Structure.mahalanobis`` on centred data with missing entries
-        set to 0, the terms that do not depend on x (and the normalisers) summed over
-        observed features only; classes far from the reference are evaluated directly.
-        """
-        observed = ~np.isnan(X)
-        mask = observed.astype(np.float64)
-        P, M = self.precisions_cholesky_, self.projected_means_
-        Xc = np.subtract(X, self.reference_, dtype=np.float64)
-        np.copyto(Xc, 0.0, where=~observed)
-        out = (-2.0 * M) @ Xc.T
-        out += ((self.means_ - self.reference_) * M) @ mask.T
-        out += P @ (Xc * Xc).T
-        for c in self.exact_classes_:
-            diff = np.subtract(X, self.means_[c], dtype=np.float64)
-            diff *= diff
-            np.copyto(diff, 0.0, where=~observed)
-            out[c] = diff @ P[0 if P.shape[0] == 1 else c]
-        out *= -0.5
-        out += (0.5 * (np.log(P) - LOG_2PI)) @ mask.T  # each observed feature's normaliser
+                out[:, partial] = diagonal_observed(self, X[partial])
         return out
 
     # ----------------------------------------------------------------- model size, sampling

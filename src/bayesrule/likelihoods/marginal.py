@@ -126,3 +126,32 @@ def responsibilities(X, weights, means, covariances) -> tuple[np.ndarray, np.nda
         log_prob += np.log(weights / weights.sum())[:, None]
     resp, log_evidence = normalise(log_prob)
     return resp.T, log_evidence
+
+
+LOG_2PI = np.log(2.0 * np.pi)
+
+
+def diagonal_observed(like, X) -> np.ndarray:
+    """Log-densities (C, rows) of a fitted diagonal Gaussian family ``like`` over each
+    row's observed features (NaN drops out).
+
+    The expansion of ``Structure.mahalanobis`` on centred data with missing entries
+    set to 0, the terms that do not depend on x (and the normalisers) summed over
+    observed features only; classes far from the reference are evaluated directly.
+    """
+    observed = ~np.isnan(X)
+    mask = observed.astype(np.float64)
+    P, M = like.precisions_cholesky_, like.projected_means_
+    Xc = np.subtract(X, like.reference_, dtype=np.float64)
+    np.copyto(Xc, 0.0, where=~observed)
+    out = (-2.0 * M) @ Xc.T
+    out += ((like.means_ - like.reference_) * M) @ mask.T
+    out += P @ (Xc * Xc).T
+    for c in like.exact_classes_:
+        diff = np.subtract(X, like.means_[c], dtype=np.float64)
+        diff *= diff
+        np.copyto(diff, 0.0, where=~observed)
+        out[c] = diff @ P[0 if P.shape[0] == 1 else c]
+    out *= -0.5
+    out += (0.5 * (np.log(P) - LOG_2PI)) @ mask.T  # each observed feature's normaliser
+    return out
