@@ -43,13 +43,7 @@ class QuadraticDiscriminant(_GaussianParameters, Preset):
     shrinkage : None, float in [0, 1] or "cv", default=None
         RDA's ``gamma``: then ``(1 - gamma) S_c + gamma tr(S_c) / d I`` (None: 0).
         Small classes in many dimensions want both.
-    estimate : {"ml", "map", "predictive"}, default="ml"
-        Maximum likelihood, the posterior mode, or the posterior predictive Student-t
-        under a conjugate ``prior`` (:mod:`bayesrule.likelihoods.bayesian`; the latter
-        two give ``log_marginal_likelihood_``).
-    prior : None, "empirical-bayes", NormalInverseWishart or NormalGamma, default=None
-        The prior of ``estimate="map"``/``"predictive"`` (None: mclust-like defaults,
-        :mod:`bayesrule.likelihoods.conjugate`).
+    {bayes}
     priors, loss, reject_label
         As in :class:`~bayesrule.BayesClassifier`.
 
@@ -124,13 +118,7 @@ class LinearDiscriminant(
         a Dask collection in two passes, not ``partial_fit``).
     n_components : None or int, default=None
         Coordinates of :meth:`transform`, from 1 to ``min(C - 1, d)`` (None: all).
-    estimate : {"ml", "map", "predictive"}, default="ml"
-        Maximum likelihood, the posterior mode, or the posterior predictive Student-t
-        under a conjugate ``prior`` (:mod:`bayesrule.likelihoods.bayesian`; the latter
-        two give ``log_marginal_likelihood_``).
-    prior : None, "empirical-bayes", NormalInverseWishart or NormalGamma, default=None
-        The prior of ``estimate="map"``/``"predictive"`` (None: mclust-like defaults,
-        :mod:`bayesrule.likelihoods.conjugate`).
+    {bayes}
     priors, loss, reject_label
         As in :class:`~bayesrule.BayesClassifier`.
 
@@ -232,13 +220,7 @@ class GaussianNB(_GaussianParameters, Preset):
         Added to every variance, times the largest variance of any feature over all
         training data (as scikit-learn's GaussianNB; recomputed from all statistics, so
         ``partial_fit`` agrees with ``fit``).
-    estimate : {"ml", "map", "predictive"}, default="ml"
-        Maximum likelihood, the posterior mode, or the posterior predictive Student-t
-        under a conjugate ``prior`` (:mod:`bayesrule.likelihoods.bayesian`; the latter
-        two give ``log_marginal_likelihood_``).
-    prior : None, "empirical-bayes", NormalInverseWishart or NormalGamma, default=None
-        The prior of ``estimate="map"``/``"predictive"`` (None: mclust-like defaults,
-        :mod:`bayesrule.likelihoods.conjugate`).
+    {bayes}
     priors, loss, reject_label
         As in :class:`~bayesrule.BayesClassifier`.
 

@@ -26,13 +26,7 @@ class GaussianBayes(_GaussianParameters, Preset):
     reg_covar : "auto" or float, default="auto"
         As in :class:`QuadraticDiscriminant`: "auto" regularises a singular covariance
         only; ``0`` refuses it.
-    estimate : {"ml", "map", "predictive"}, default="ml"
-        Maximum likelihood, the posterior mode, or the posterior predictive Student-t
-        under a conjugate ``prior`` (:mod:`bayesrule.likelihoods.bayesian`; the latter
-        two give ``log_marginal_likelihood_``; name a structure, not "bic").
-    prior : None, "empirical-bayes", NormalInverseWishart or NormalGamma, default=None
-        The prior of ``estimate="map"``/``"predictive"`` (None: mclust-like defaults,
-        :mod:`bayesrule.likelihoods.conjugate`).
+    {bayes} Name a structure for them, not "bic".
     {common}
 
     Attributes

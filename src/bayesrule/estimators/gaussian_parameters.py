@@ -11,7 +11,16 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._signatures import declared_function, parameters
 from ..likelihoods import Gaussian
-from .preset import fitted
+from .preset import COMMON, fitted
+
+#: the Bayesian estimates' parameters, for the presets' docstrings (``{bayes}``)
+BAYES = """estimate : {"ml", "map", "predictive"}, default="ml"
+        Maximum likelihood, the posterior mode, or the posterior predictive Student-t
+        under a conjugate ``prior`` (:mod:`bayesrule.likelihoods.bayesian`; the latter
+        two give ``log_marginal_likelihood_``).
+    prior : None, "empirical-bayes", NormalInverseWishart or NormalGamma, default=None
+        The prior of ``estimate="map"``/``"predictive"`` (None: mclust-like defaults,
+        :mod:`bayesrule.likelihoods.conjugate`)."""
 
 _FROM_PARAMETERS_DOC = """A fitted {name} from known parameters, with no data.
 
@@ -38,6 +47,7 @@ class _GaussianParameters:
     """Parameters, discriminant coefficients and ``from_parameters`` of Gaussian presets."""
 
     _family = Gaussian
+    _doc_parts = {"common": COMMON, "bayes": BAYES}
     _given: tuple[str, str]  # from_parameters' covariance argument: its name and shape
 
     def __init_subclass__(cls, **kwargs):
