@@ -19,7 +19,7 @@ import numpy as np
 
 from .._text import block
 from ..stats.moments import ClassMoments, class_moments
-from . import bayesian, edda, rda
+from . import bayesian, edda, gaussian_missing, rda
 from .base import BLOCK_BYTES, SQUARING_LIMIT, Likelihood
 from .covariance import get_structure
 from .gaussian_blocks import fit_blocks
@@ -115,12 +115,11 @@ class Gaussian(Likelihood):
 
     @property
     def input_kind(self) -> str:
-        """What X may hold: "missing" (NaN) for the diagonal structure, else "dense".
-
-        An invalid ``covariance`` gives "dense" here; the error comes at fit.
-        """
-        name = getattr(self.covariance, "name", self.covariance)  # a str or a Structure
-        return "missing" if isinstance(name, str) and name in ("diag", "VVI") else "dense"
+        """What X may hold: "missing" (NaN) for the diagonal structure and for the others
+        under maximum likelihood (:mod:`~bayesrule.likelihoods.gaussian_missing`), else
+        "dense" ("bic", the Bayesian estimates of the others; an invalid ``covariance``,
+        whose error comes at fit)."""
+        return "missing" if gaussian_missing.takes_missing(self) else "dense"
 
     # ----------------------------------------------------------------- statistics
     def _check_params(self):
@@ -150,13 +149,14 @@ class Gaussian(Likelihood):
     def statistics(self, X, y, n_classes, sample_weight=None) -> ClassMoments:
         """Sufficient statistics of a block of data (they add with :func:`merge`)."""
         structure = self._check_params()
-        stats = class_moments(X, y, n_classes, sample_weight, kind=structure.stats_kind)
-        if stats.per_feature and structure.name != "diag":
+        if structure.name != "diag" and np.isnan(X).any():
             raise ValueError(
                 f"X contains NaN (missing values), which covariance={structure.name!r} "
-                "cannot leave out; impute them, or use covariance='diag' (GaussianNB), "
-                "which marginalises missing features."
+                "fills in by EM over all the rows at once: use fit with the data in memory "
+                "(not partial_fit or a Dask collection), impute them, or use "
+                "covariance='diag' (GaussianNB), which leaves missing features out."
             )
+        stats = class_moments(X, y, n_classes, sample_weight, kind=structure.stats_kind)
         return stats
 
     def blockwise_reason(self) -> str | None:
@@ -171,6 +171,9 @@ class Gaussian(Likelihood):
             self.lambda_, self.gamma_ = rda.choose(
                 self, X, y, n_classes, sample_weight, *self._amounts()
             )
+        structure = self._check_params()
+        if structure.name != "diag" and self.input_kind == "missing" and np.isnan(X).any():
+            return gaussian_missing.fit_missing(self, structure, X, y, n_classes, sample_weight)
         if not self._ledoit_wolf:
             return self.set_statistics(self.statistics(X, y, n_classes, sample_weight))
         self._check_params()
@@ -317,6 +320,12 @@ class Gaussian(Likelihood):
         if getattr(self, "predictive_", None) is not None:  # Student-t densities
             return self.predictive_.log_density(X)
         structure = self.structure_
+        if structure.name != "diag" and self.input_kind == "missing":
+            holes = np.isnan(X).any(axis=1)
+            if holes.any():  # their marginal densities replace what the filled rows give
+                out = self._class_major(np.where(holes[:, None], self.reference_, X), relative)
+                gaussian_missing.observed_rows(self, X, out)
+                return out
         if self.exact_classes_.size:
             relative = False  # every class then carries the same (complete) terms
         if structure.dense and structure.tied and relative:
