@@ -205,7 +205,15 @@ def test_compare_a_mixed_table_and_counts():
     wider = words.assign(n_pass=[1, 0, 2, 2])
     assert "kdb" in cli_compare.applicable(wider)
     holes = pd.DataFrame({"x": [0.5, np.nan, 1.5], "y": [1.0, 2.0, 3.5]})
-    assert cli_compare.applicable(holes) == ["gaussian-nb", "mixture", "kernel-nb", "mixed-nb"]
+    assert cli_compare.applicable(holes) == [
+        "qda",
+        "lda",
+        "gaussian-nb",
+        "nearest-mean",
+        "mixture",
+        "kernel-nb",
+        "mixed-nb",
+    ]  # gaussian (covariance="bic") refuses NaN
     assert cli_compare.applicable(None, text=True) == [
         "bernoulli-nb",
         "multinomial-nb",

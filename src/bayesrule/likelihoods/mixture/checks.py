@@ -9,6 +9,7 @@ import numpy as np
 from ..._validation import check_integer, check_nonnegative
 from ..covariance import get_structure
 from .model import COVARIANCES, MCLUST_MODELS, NAMES, MixtureModel
+from .starts import INIT_METHODS
 
 #: the initial parameters a Mixture may be given, per class
 INITS = ("weights_init", "means_init", "precisions_init")
@@ -100,6 +101,11 @@ def check_mixture_params(mixture, n_classes: int) -> dict:
     else:
         check_integer("n_init", mixture.n_init, 1)
     check_integer("max_components", mixture.max_components, 1)
+    if mixture.init not in INIT_METHODS:
+        raise ValueError(
+            f"init must be one of {list(INIT_METHODS)} (k-means partitions, or mclust's "
+            f"agglomerative tree), got {mixture.init!r}"
+        )
     if searched(mixture.covariance) is None and mixture.covariance not in NAMES:
         raise ValueError(
             f"covariance must be one of scikit-learn's {list(COVARIANCES)}, mclust's "

@@ -170,6 +170,7 @@ def fit_mixtures_blocks(
     errors="raise",
     plan=None,
     dedupe=False,
+    init="kmeans",
 ) -> list[Fitted]:
     """Fit mixtures to the rows of classes held in ``blocks`` (a Blocks of ``(X, y, w)``).
 
@@ -184,7 +185,8 @@ def fit_mixtures_blocks(
     if already computed.
     ``plan``: per class, the k whose k-means starts are drawn, as the in-memory fit draws
     them (:func:`~bayesrule.likelihoods.mixture.search.draw_starts`: class by class, k by
-    k, ``n_init`` each, ``dedupe`` dropping repeated partitions); the specs of a class
+    k, ``n_init`` each, ``dedupe`` dropping repeated partitions; ``init="hc"``: one
+    partition per k from mclust's agglomerative tree); the specs of a class
     and k share them (default: every k of a spec that needs a start).
     ``errors="raise"`` raises the first ValueError of a spec (naming it);
     ``errors="keep"`` stops only that spec and returns the error in its result.
@@ -204,7 +206,9 @@ def fit_mixtures_blocks(
                 plan.setdefault(spec[0], set()).add(spec[2])
         plan = {c: sorted(ks) for c, ks in plan.items()}
     heads = _heads(blocks, sorted(c for c, ks in plan.items() if ks), sample_rows)
-    drawn = {c: draw_starts(*heads[c], plan[c], n_init, rs, dedupe) for c in sorted(heads)}
+    drawn = {
+        c: draw_starts(*heads[c], plan[c], n_init, rs, dedupe, init=init) for c in sorted(heads)
+    }
     starts, failed, caught = {}, {}, {i: [] for i in range(len(specs))}
     bounds = {}  # a warm start's previous lower bound (else -inf)
     for i, spec in enumerate(specs):

@@ -54,6 +54,7 @@ MIXTURE = {
     "precisions_init": None,
     "warm_start": False,
     "max_components": 10,
+    "init": "kmeans",
 }
 
 
@@ -89,6 +90,11 @@ class Mixture(Likelihood):
         memory or on a Dask collection (:meth:`fit_blocks`).
     max_components : int, default=10
         Largest k tried by ``n_components="bic"``.
+    init : {"kmeans", "hc"}, default="kmeans"
+        EM's starts: ``n_init`` k-means partitions per k, or "hc", one partition per k
+        cut from mclust's model-based agglomerative tree of the class
+        (:mod:`~bayesrule.likelihoods.mixture.hierarchical`), as ``Mclust``/``MclustDA``
+        start.
 
     Missing values (NaN) are allowed: a row is scored by the density of its observed
     coordinates, and a class with NaN is fitted by EM over its missing coordinates
@@ -203,7 +209,8 @@ class Mixture(Likelihood):
             ks = self._drawn_ks(c, pairs, previous, options)
             # k-means sees rows with missing values completed (em_missing.filled_rows)
             seen = filled_rows(Xc, wc, self.reg_covar) if ks and np.isnan(Xc).any() else Xc
-            starts = draw_starts(seen, wc, ks, n_starts(self.n_init, choose_k), rs, choosing)
+            n = n_starts(self.n_init, choose_k)
+            starts = draw_starts(seen, wc, ks, n, rs, choosing, init=self.init)
             results = fit_candidates(self, c, Xc, wc, pairs, starts, options, previous)
             results = with_aliases(results, same, every)
             total = Xc.shape[0] if wc is None else float(wc.sum())
@@ -266,6 +273,7 @@ class Mixture(Likelihood):
             errors="keep" if choosing else "raise",
             plan=plan,
             dedupe=choosing,
+            init=self.init,
         )
         mixtures, tables = [], []
         for c in range(n_classes):

@@ -1,7 +1,7 @@
-"""The k-means starts of EM: :func:`kmeans_labels` (scikit-learn's ``KMeans``, as
+"""The starts of EM: :func:`kmeans_labels` (scikit-learn's ``KMeans``, as
 ``GaussianMixture`` starts), :func:`seeded_kmeans` (a light k-means for the many small
-starts of a BIC search) and :func:`draw_starts` (the starts of a class, shared by its
-covariance structures).
+starts of a BIC search), mclust's agglomerative tree (:func:`hc_starts`) and
+:func:`draw_starts` (the starts of a class, shared by its covariance structures).
 """
 
 from __future__ import annotations
@@ -11,6 +11,14 @@ from sklearn.cluster import KMeans
 from threadpoolctl import ThreadpoolController
 
 from ..._engines.threads import n_threads
+from .hierarchical import hierarchical_partitions
+
+#: the ``init`` settings of a mixture: k-means partitions, or mclust's agglomerative tree
+INIT_METHODS = ("kmeans", "hc")
+
+#: mclust's ``mclust.options("subset")``: a class of more rows grows its agglomerative
+#: tree on a random subset of this many, the other rows joining their nearest cluster
+HC_ROWS = 2000
 
 #: scikit-learn's KMeans gets one OpenMP thread per this many rows (up to
 #: :func:`~bayesrule._engines.threads.n_threads`): it starts its threads on every call,
@@ -94,13 +102,38 @@ def _canonical(labels: np.ndarray) -> bytes:
     return rank[inverse].tobytes()
 
 
-def draw_starts(X, w, ks, n: int, rs, search: bool) -> dict[int, list[np.ndarray]]:
+def hc_starts(X, ks, rs) -> dict[int, list[np.ndarray]]:
+    """One partition of the rows per k in ``ks``, cut from mclust's agglomerative tree
+    (:func:`~bayesrule.likelihoods.mixture.hierarchical.hierarchical_partitions`). Above
+    :data:`HC_ROWS` rows the tree grows on a random subset of that many (drawn from
+    ``rs``, as mclust draws its ``subset``) and each other row joins the cluster of
+    nearest mean. Sample weights do not enter the tree (mclust takes none)."""
+    n = X.shape[0]
+    sub = np.sort(rs.choice(n, HC_ROWS, replace=False)) if n > HC_ROWS else None
+    parts = hierarchical_partitions(X if sub is None else X[sub], ks)
+    if sub is None:
+        return {k: [labels] for k, labels in parts.items()}
+    out = {}
+    for k, labels in parts.items():
+        means = np.stack([X[sub][labels == j].mean(axis=0) for j in range(k)])
+        distances = (X * X).sum(axis=1)[:, None] - 2.0 * X @ means.T + (means * means).sum(axis=1)
+        full = distances.argmin(axis=1)
+        full[sub] = labels
+        out[k] = [full]
+    return out
+
+
+def draw_starts(
+    X, w, ks, n: int, rs, search: bool, init: str = "kmeans"
+) -> dict[int, list[np.ndarray]]:
     """``n`` k-means partitions of the rows for every k in ``ks`` (in that order, then
     start by start, from ``rs``), scikit-learn's KMeans as ``GaussianMixture`` draws
     them. In a ``search`` (BIC chooses), small classes use :func:`seeded_kmeans`, k = 1
     has its one partition without a draw, and a partition equal to an earlier one of the
     same k (up to the order of its clusters) is dropped: its EM run would repeat that
-    one's."""
+    one's. ``init="hc"``: one partition per k from :func:`hc_starts` instead."""
+    if init == "hc" and len(ks):
+        return hc_starts(X, ks, rs)
     out = {}
     for k in ks:
         if search and k == 1:
