@@ -27,6 +27,7 @@ from .search import (
     check_warm,
     choose,
     distinct_rows,
+    mclust_rules,
     n_starts,
     one_component_aliases,
     show_refused,
@@ -214,7 +215,9 @@ class Mixture(Likelihood):
             results = fit_candidates(self, c, Xc, wc, pairs, starts, options, previous)
             results = with_aliases(results, same, every)
             total = Xc.shape[0] if wc is None else float(wc.sum())
-            best, caught, table = choose(c, results, refused, total, self.reg_covar, choosing)
+            best, caught, table = choose(
+                c, results, refused, total, self.reg_covar, choosing, mclust_rules(self)
+            )
             warn_all(caught)  # the chosen model's warnings only
             mixtures.append(best)
             tables.append(table)
@@ -284,7 +287,7 @@ class Mixture(Likelihood):
             ]
             results = with_aliases(results, *aliases[c])
             best, caught, table = choose(
-                c, results, refusals[c], sums[c][1], self.reg_covar, choosing
+                c, results, refusals[c], sums[c][1], self.reg_covar, choosing, mclust_rules(self)
             )
             warn_all(caught)  # the chosen model's warnings only
             mixtures.append(best)

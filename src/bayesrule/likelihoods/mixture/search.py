@@ -7,11 +7,12 @@ refused (mclust gives such models no BIC), each with a reason that the fitted
 
 * **not fitted**: more components than the class has distinct rows; more free
   parameters than rows (the candidate could interpolate its data, and BIC would not
-  see it); too few distinct rows for the structure without ``reg_covar``;
+  see it; not with ``init="hc"``, which judges as mclust does, :func:`mclust_rules`);
+  too few distinct rows for the structure without ``reg_covar``;
 * **refused after EM** (:func:`degenerate`), for k >= 2 only: a component backed by
   fewer than ``d + 1`` rows' weight (sample weights count as rows, as BIC's n counts
-  them), or a component at the variance floor, whose variance (less ``reg_covar``) in
-  some direction is below :data:`FLOOR_RTOL` of the class's variance there, as on a
+  them; not with ``init="hc"``), or a component at the variance floor, whose variance
+  (less ``reg_covar``) in some direction is below :data:`FLOOR_RTOL` of the class's variance there, as on a
   component that collapsed onto a few rows sharing a value: only the regularisation
   keeps its density finite, and its likelihood would grow without bound as
   ``reg_covar`` shrinks;
@@ -77,7 +78,7 @@ def candidates(mixture, k_fixed, n_rows: int, distinct: int, d: int):
             need = too_small(mixture.reg_covar, distinct, s, k, d)
             if k > distinct:
                 refused[s, k] = f"more components than distinct rows ({k} > {distinct})"
-            elif n_free(s, k, d) > n_rows:
+            elif n_free(s, k, d) > n_rows and not mclust_rules(mixture):
                 refused[s, k] = (
                     f"more free parameters than rows ({n_free(s, k, d)} > {n_rows}; BIC "
                     "cannot judge it)"
@@ -90,6 +91,14 @@ def candidates(mixture, k_fixed, n_rows: int, distinct: int, d: int):
         pairs = [(structures[0], 1)]
         refused.pop(pairs[0], None)
     return pairs, refused
+
+
+def mclust_rules(mixture) -> bool:
+    """Whether the search judges its candidates by mclust's rules (``init="hc"``, which
+    reproduces ``MclustDA``): every candidate EM fits gets its BIC, whatever its number
+    of parameters or the rows behind a component; only a component at the variance
+    floor (where mclust's EM stops on a singular covariance) is refused."""
+    return getattr(mixture, "init", "kmeans") == "hc"
 
 
 def one_component_aliases(pairs: list, covariance) -> tuple[list, dict]:
@@ -153,14 +162,17 @@ def _floor_share(model: MixtureModel, reg_covar: float) -> tuple[int, float]:
     return k, float(lowest[k])
 
 
-def degenerate(model: MixtureModel, total_weight: float, reg_covar: float) -> str | None:
-    """Why BIC may not judge a fitted candidate (see the module docstring), or None."""
+def degenerate(
+    model: MixtureModel, total_weight: float, reg_covar: float, lenient: bool = False
+) -> str | None:
+    """Why BIC may not judge a fitted candidate (see the module docstring), or None;
+    ``lenient``: by mclust's rules (:func:`mclust_rules`), the variance floor only."""
     K, d = model.means_.shape
     if K == 1:
         return None
     rows = model.weights_ * total_weight
     k = int(np.argmin(rows))
-    if rows[k] < (d + 1) * (1 - 1e-9):
+    if rows[k] < (d + 1) * (1 - 1e-9) and not lenient:
         held = f"{rows[k]:.3g}"
         if float(held) >= d + 1:  # not "3 < 3"
             held = f"{rows[k]:.9g}"
@@ -177,8 +189,17 @@ def degenerate(model: MixtureModel, total_weight: float, reg_covar: float) -> st
     return None
 
 
-def choose(c, results, refused: dict, total_weight: float, reg_covar: float, choosing: bool):
-    """The lowest BIC among the fitted candidates of class ``c`` that BIC may judge.
+def choose(
+    c,
+    results,
+    refused: dict,
+    total_weight: float,
+    reg_covar: float,
+    choosing: bool,
+    lenient: bool = False,
+):
+    """The lowest BIC among the fitted candidates of class ``c`` that BIC may judge
+    (``lenient``: by mclust's rules, :func:`mclust_rules`).
 
     ``results``: per candidate ``(pair, model or None, bic, warnings, error)`` in the
     order fitted. Refusals go into ``refused`` (when ``choosing``). Returns the chosen
@@ -191,7 +212,7 @@ def choose(c, results, refused: dict, total_weight: float, reg_covar: float, cho
             first_error = first_error or error
             refused[pair] = f"EM failed ({error})"
             continue
-        reason = degenerate(model, total_weight, reg_covar) if choosing else None
+        reason = degenerate(model, total_weight, reg_covar, lenient) if choosing else None
         if reason is not None:
             refused[pair] = reason
             if fallback is None or bic < fallback[2]:
