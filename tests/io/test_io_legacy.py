@@ -28,7 +28,10 @@ def test_a_file_from_before_the_move_loads_and_predicts_the_same(name):
     X = _rows(want["X"])
     assert model.predict(X).tolist() == want["predict"]
     if "predict_proba" in want:
-        np.testing.assert_array_equal(model.predict_proba(X), np.array(want["predict_proba"]))
+        # the same to the last bits (sums may round differently on another CPU's SIMD)
+        np.testing.assert_allclose(
+            model.predict_proba(X), np.array(want["predict_proba"]), rtol=1e-13, atol=1e-300
+        )
 
 
 def test_every_old_name_in_the_files_is_an_alias():

@@ -31,6 +31,8 @@ ADDED_PARAMETERS = {
     # the Gaussian family and its presets: Bayesian estimates came later
     "estimate": "ml",
     "prior": None,
+    # mixtures: k-means starts (mclust's agglomerative start came later)
+    "init": "kmeans",
 }
 
 

@@ -12,10 +12,10 @@ refused (mclust gives such models no BIC), each with a reason that the fitted
 * **refused after EM** (:func:`degenerate`), for k >= 2 only: a component backed by
   fewer than ``d + 1`` rows' weight (sample weights count as rows, as BIC's n counts
   them; not with ``init="hc"``), or a component at the variance floor, whose variance
-  (less ``reg_covar``) in some direction is below :data:`FLOOR_RTOL` of the class's variance there, as on a
-  component that collapsed onto a few rows sharing a value: only the regularisation
-  keeps its density finite, and its likelihood would grow without bound as
-  ``reg_covar`` shrinks;
+  (less ``reg_covar``) in some direction is below :data:`FLOOR_RTOL` of the class's
+  variance there, as on a component that collapsed onto a few rows sharing a value:
+  only the regularisation keeps its density finite, and its likelihood would grow
+  without bound as ``reg_covar`` shrinks;
 * **failed**: EM stopped with an error (a singular covariance at ``reg_covar=0``).
 
 The k-means starts depend only on the class's rows and k, so one set of starts per
