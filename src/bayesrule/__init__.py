@@ -26,6 +26,8 @@ _DEFINED_IN = {
     "Minimax": ".decision",
     "NeymanPearson": ".decision",
     "Dirichlet": ".priors",
+    "NormalInverseWishart": ".likelihoods.conjugate",
+    "NormalGamma": ".likelihoods.conjugate",
     "bayes": ".posterior",
     "report": ".report",
 }
