@@ -42,6 +42,8 @@ _BUILTIN = [
     "bayesrule.likelihoods.mixture.Mixture",
     "bayesrule.likelihoods.mixture.model.MixtureModel",
     "bayesrule.likelihoods.covariance.Structure",
+    "bayesrule.likelihoods.conjugate.NormalInverseWishart",
+    "bayesrule.likelihoods.conjugate.NormalGamma",
     "bayesrule.decision.LossMatrix",
     "bayesrule.decision.NeymanPearson",
     "bayesrule.decision.Minimax",

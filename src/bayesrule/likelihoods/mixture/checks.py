@@ -8,6 +8,7 @@ import numpy as np
 
 from ..._validation import check_integer, check_nonnegative
 from ..covariance import get_structure
+from .map_step import check_prior_spec
 from .model import COVARIANCES, MCLUST_MODELS, NAMES, MixtureModel
 from .starts import INIT_METHODS
 
@@ -112,6 +113,7 @@ def check_mixture_params(mixture, n_classes: int) -> dict:
             f"{list(MCLUST_MODELS)}, 'bic' (BIC chooses among mclust's 14) or 'sklearn' "
             f"(among scikit-learn's four), got {mixture.covariance!r}"
         )
+    check_prior_spec(getattr(mixture, "prior", None), mixture.covariance)
     k = mixture.n_components
     if isinstance(k, str):
         if k != "bic":

@@ -43,6 +43,7 @@ from .checks import (
     check_inits,
 )
 from .em_small import LOG_TINY_RESP, fit_small, is_small, iterate_small
+from .map_step import resolve_prior
 from .model import (
     MixtureModel,
     centred_block,
@@ -171,6 +172,7 @@ def fit_mixture(
     precisions_init=None,
     previous=None,
     starts=None,
+    prior=None,
 ) -> MixtureModel:
     """Fit a Gaussian mixture density to ``X`` by EM (scikit-learn's numerics).
 
@@ -207,6 +209,12 @@ def fit_mixture(
         is that of the partition (a BIC search shares k-means partitions between the
         covariance structures, see :func:`kmeans_labels`; mclust's
         ``me(model, X, z = unmap(labels))`` starts from a partition the same way).
+    prior : None, "default", NormalInverseWishart or NormalGamma, optional
+        None: maximum likelihood. Otherwise every M step is the posterior mode under
+        mclust's conjugate prior (``priorControl()``), the hyperparameters left out
+        filled from ``X`` and K as mclust's ``defaultPrior`` fills them
+        (:mod:`~bayesrule.likelihoods.mixture.map_step`); ``reg_covar`` is still added
+        (0 reproduces mclust). Not with missing values.
 
     Returns
     -------
@@ -240,6 +248,12 @@ def fit_mixture(
         _check_previous(previous, covariance, K, d)
         n_init = 1
     rs = check_random_state(random_state)
+    if prior is not None and np.isnan(X).any():
+        raise ValueError(
+            "a prior (MAP EM) is not available with missing values (NaN); impute them "
+            "first, or use prior=None (EM over the missing coordinates)."
+        )
+    prior = resolve_prior(prior, X, w, covariance, K)
     if np.isnan(X).any():  # EM over the missing coordinates too
         from .em_missing import fit_missing
 
@@ -260,7 +274,7 @@ def fit_mixture(
                 if starts is None:
                     starts = [kmeans_labels(X, w, K, rs) for _ in range(n_init)]
                 jobs = [(K, starts)]
-                best = fit_small(X, w, covariance, reg, max_iter, tol, jobs, reference)[0]
+                best = fit_small(X, w, covariance, reg, max_iter, tol, jobs, reference, prior)[0]
                 if isinstance(best, Exception):
                     raise best
                 n_init = 0
@@ -270,24 +284,27 @@ def fit_mixture(
                 bound = previous.lower_bound_
             else:
                 labels = None if starts is None else starts[r]
-                start = _initial(X, w, K, covariance, reg, rs, inits, reference, labels)
+                start = _initial(X, w, K, covariance, reg, rs, inits, reference, labels, prior)
                 bound = -np.inf
-            model = _iterate(start, X, w, reg, max_iter, tol, bound, pool)
+            model = _iterate(start, X, w, reg, max_iter, tol, bound, pool, prior)
             best = better(best, model, max_iter)
     warn_unconverged(best, max_iter, tol)
     return best
 
 
-def _initial(X, w, K, covariance, reg, rs, inits, reference, labels=None) -> MixtureModel:
+def _initial(
+    X, w, K, covariance, reg, rs, inits, reference, labels=None, prior=None
+) -> MixtureModel:
     """Initial model: the given parameters, the rest from k-means responsibilities
-    (``labels``: a partition already drawn, else one drawn from ``rs``)."""
+    (``labels``: a partition already drawn, else one drawn from ``rs``; with a resolved
+    ``prior``, their MAP step)."""
     weights, means, U = inits
     cov = None
     if weights is None or means is None or U is None:
         if labels is None:
             labels = kmeans_labels(X, w, K, rs)
         stats = class_moments(X, labels, K, w, kind=get_structure(covariance).stats_kind)
-        km_weights, km_means, cov = parameters(stats, covariance, reg, 0.0)
+        km_weights, km_means, cov = parameters(stats, covariance, reg, 0.0, prior)
         weights = km_weights if weights is None else weights
         means = km_means if means is None else means
     if U is None:
@@ -297,14 +314,14 @@ def _initial(X, w, K, covariance, reg, rs, inits, reference, labels=None) -> Mix
     return MixtureModel(covariance, weights, means, cov, U, reference)
 
 
-def _iterate(model, X, w, reg, max_iter, tol, bound, pool) -> MixtureModel:
+def _iterate(model, X, w, reg, max_iter, tol, bound, pool, prior=None) -> MixtureModel:
     """EM from ``model`` until the lower bound changes by less than ``tol`` (a small
     class in one piece, :mod:`~bayesrule.likelihoods.mixture.em_small`)."""
     if pool is None and is_small(X.shape[0], *model.means_.shape):
-        return iterate_small(model, X, w, reg, max_iter, tol, bound)
+        return iterate_small(model, X, w, reg, max_iter, tol, bound, prior)
     kind = get_structure(model.covariance).stats_kind
     total = X.shape[0] if w is None else w.sum()
-    steps = em_steps(model, total, reg, max_iter, tol, bound)
+    steps = em_steps(model, total, reg, max_iter, tol, bound, prior)
     try:
         model = next(steps)
         while True:

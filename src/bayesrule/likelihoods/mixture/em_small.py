@@ -29,6 +29,7 @@ import numpy as np
 
 from ...stats.moments import ClassMoments
 from ..covariance import Parametrised, get_structure
+from .map_step import map_means, pseudo_statistics
 from .model import LOG_2PI, MixtureModel, precisions_cholesky
 
 #: added to every component's total responsibility, as scikit-learn does: an empty
@@ -105,13 +106,14 @@ def _log_prob(Xc, weights, means, U, structure) -> np.ndarray:
     return out
 
 
-def _m_step(Xc, R, structure, reg, on):
+def _m_step(Xc, R, structure, reg, on, prior=None):
     """Weights (S, K), means (S, K, d; centred coordinates) and covariances of S runs
     from responsibilities ``R`` (S, K, n), the sample weights included (the
     :class:`~bayesrule.likelihoods.covariance.Structure` estimates, batched), and
     ``{run: ValueError}`` of the runs whose covariances have no estimate (their
     covariances are then placeholders). ``on`` (S, K): the components each run has
-    (the others are padding, of weight 0)."""
+    (the others are padding, of weight 0). ``prior``: a MapPrior in the centred
+    coordinates makes it the MAP step (:mod:`~bayesrule.likelihoods.mixture.map_step`)."""
     raw = R.sum(axis=-1)
     count = raw + COUNT_EPS
     first = R @ Xc
@@ -124,6 +126,15 @@ def _m_step(Xc, R, structure, reg, on):
         scatter = 0.5 * (scatter + scatter.swapaxes(-1, -2))
     else:
         scatter = np.einsum("...nd,...nd->...d", weighted, diff)
+    if prior is not None:  # the ML step of the pseudo-statistics, MAP means, n_k / n
+        kind = "full" if structure.dense else "diag"
+        pseudo, scatter = pseudo_statistics(prior, raw, mean, scatter, kind, on)
+        count = np.where(on, pseudo, 1.0)  # (padding's placeholder covariance aside)
+        cov, errors = _covariances(structure, count, pseudo, mean, scatter, on)
+        cov = structure.add_to_diagonal(cov, reg)
+        weights = np.where(on, raw, 0.0)
+        weights = weights / weights.sum(axis=-1, keepdims=True)
+        return [weights, map_means(prior, raw, mean), cov], errors
     cov, errors = _covariances(structure, count, counted, mean, scatter, on)
     cov = structure.add_to_diagonal(cov, reg)
     return [counted / counted.sum(axis=-1, keepdims=True), first / count[..., None], cov], errors
@@ -160,7 +171,7 @@ def _covariances(structure, count, counted, mean, scatter, on):
     return cov, errors
 
 
-def _runs(Xc, w, params, U, on, job, covariance, reg, max_iter, tol, bound):
+def _runs(Xc, w, params, U, on, job, covariance, reg, max_iter, tol, bound, prior=None):
     """EM of S runs in lockstep (``params``: weights, means and covariances stacked on a
     first axis, updated in place, as the factors ``U``; ``on``: see :func:`_m_step`).
     ``job[s]``: the job (candidate) of run s; a run that fails stops every run of its
@@ -212,7 +223,7 @@ def _runs(Xc, w, params, U, on, job, covariance, reg, max_iter, tol, bound):
                 break
         if w is not None:
             resp *= w
-        update, estimated = _m_step(Xc, resp, structure, reg, on[going])
+        update, estimated = _m_step(Xc, resp, structure, reg, on[going], prior)
         factors, errors = _precisions(covariance, update[2], reg)
         errors.update(estimated)
         if errors:
@@ -248,11 +259,12 @@ def _model(covariance, params, s, K, reference, reg, bounds, converged, max_iter
     return model
 
 
-def fit_small(X, w, covariance, reg, max_iter, tol, jobs, reference) -> list:
+def fit_small(X, w, covariance, reg, max_iter, tol, jobs, reference, prior=None) -> list:
     """EM from k-means partitions, every run of every job at once.
 
     ``jobs``: ``(K, partitions)`` pairs, the partitions labels 0 .. K-1 of the rows of
-    ``X``. Returns per job the run of highest final lower bound (the first of equal
+    ``X``; ``prior``: a resolved MapPrior (one job then: its hyperparameters depend on
+    K) for MAP EM. Returns per job the run of highest final lower bound (the first of equal
     ones; with ``max_iter=0``, the last start), as
     :func:`~bayesrule.likelihoods.mixture.em.fit_mixture` keeps it, or the ValueError
     that stopped one of its runs.
@@ -266,7 +278,9 @@ def fit_small(X, w, covariance, reg, max_iter, tol, jobs, reference) -> list:
     R = (labels[:, None, :] == np.arange(largest)[:, None]).astype(float)
     if w is not None:
         R *= w
-    params, estimated = _m_step(Xc, R, structure, reg, on)  # the k-means responsibilities
+    if prior is not None:
+        prior = prior.centred(reference)
+    params, estimated = _m_step(Xc, R, structure, reg, on, prior)  # the partitions' step
     U, errors = _precisions(covariance, params[2], reg)
     errors.update(estimated)
     failed = {int(job[s]): error for s, error in sorted(errors.items())}
@@ -275,8 +289,9 @@ def fit_small(X, w, covariance, reg, max_iter, tol, jobs, reference) -> list:
     if keep.any():
         sub = [p[keep] for p in params]
         got = _runs(
-            Xc, w, sub, U[keep], on[keep], job[keep], covariance, reg, max_iter, tol, -np.inf
-        )
+            Xc, w, sub, U[keep], on[keep], job[keep], covariance, reg, max_iter, tol, -np.inf,
+            prior,
+        )  # fmt: skip
         for p, q in zip(params, sub, strict=True):
             p[keep] = q
         for s, b, c in zip(np.flatnonzero(keep).tolist(), got[0], got[1], strict=True):
@@ -296,9 +311,10 @@ def fit_small(X, w, covariance, reg, max_iter, tol, jobs, reference) -> list:
     return out
 
 
-def iterate_small(model: MixtureModel, X, w, reg, max_iter, tol, bound) -> MixtureModel:
+def iterate_small(model: MixtureModel, X, w, reg, max_iter, tol, bound, prior=None) -> MixtureModel:
     """EM from ``model`` on all of ``X`` at once until the lower bound changes by less
-    than ``tol`` (``bound``: the previous one, -inf for a new start)."""
+    than ``tol`` (``bound``: the previous one, -inf for a new start; ``prior``: a
+    resolved MapPrior for MAP EM)."""
     if max_iter == 0:
         model.n_iter_, model.converged_ = 0, False
         model.lower_bound_, model.lower_bounds_ = -np.inf, []
@@ -310,8 +326,9 @@ def iterate_small(model: MixtureModel, X, w, reg, max_iter, tol, bound) -> Mixtu
     ]
     U = np.array(model.precisions_cholesky_, dtype=float)[None]
     on, job = np.ones((1, K), dtype=bool), np.zeros(1, dtype=int)
+    centred = None if prior is None else prior.centred(reference)
     bounds, converged, failed = _runs(
-        X - reference, w, params, U, on, job, covariance, reg, max_iter, tol, bound
+        X - reference, w, params, U, on, job, covariance, reg, max_iter, tol, bound, centred
     )
     if failed:
         raise failed[0]

@@ -10,6 +10,8 @@ total weight, over ``k = 1 .. max_components`` (mclust's approach): the lowest w
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from sklearn.utils import check_random_state
 
@@ -21,6 +23,7 @@ from .checks import INITS, check_mixture_params, informative, searched
 from .em import fit_mixture
 from .em_blocks import class_sums, fit_mixtures_blocks
 from .em_missing import filled_rows
+from .map_step import one_component_first, without_prior
 from .model import MixtureModel, row_block
 from .search import (
     candidates,
@@ -56,6 +59,7 @@ MIXTURE = {
     "warm_start": False,
     "max_components": 10,
     "init": "kmeans",
+    "prior": None,
 }
 
 
@@ -96,6 +100,13 @@ class Mixture(Likelihood):
         cut from mclust's model-based agglomerative tree of the class
         (:mod:`~bayesrule.likelihoods.mixture.hierarchical`), as ``Mclust``/``MclustDA``
         start.
+    prior : None, "default", NormalInverseWishart or NormalGamma, default=None
+        None: maximum-likelihood EM. Otherwise conjugate-prior MAP EM, mclust's
+        ``priorControl()`` (:mod:`~bayesrule.likelihoods.mixture.map_step`): "default"
+        is mclust's ``defaultPrior`` per class, model and k; a prior object fixes the
+        hyperparameters it gives (NormalInverseWishart for the dense models, NormalGamma
+        for the diagonal ones). Not with VEE, EVE, VVE and EVV (a search leaves them
+        out), missing values or Dask collections.
 
     Missing values (NaN) are allowed: a row is scored by the density of its observed
     coordinates, and a class with NaN is fitted by EM over its missing coordinates
@@ -138,8 +149,10 @@ class Mixture(Likelihood):
         """The (covariance, k) pairs to fit for class ``c`` and ``{pair: reason}`` of those
         left out (:func:`~bayesrule.likelihoods.mixture.search.candidates`); ValueError
         when a fixed number of components is impossible."""
+        rules = self if self.prior is None else _regularised(self)
         if isinstance(self.n_components, str):  # "bic"
-            return candidates(self, None, n_rows, distinct, d)
+            pairs, refused = candidates(rules, None, n_rows, distinct, d)
+            return (pairs if self.prior is None else without_prior(pairs, refused)), refused
         k = self._components_of(c)
         if k > n_rows:
             raise ValueError(
@@ -147,9 +160,11 @@ class Mixture(Likelihood):
                 f"{count(n_rows, 'sample')} (with positive weight); use n_components <= "
                 f"{n_rows} there."
             )
-        pairs, refused = candidates(self, k, n_rows, distinct, d)
+        pairs, refused = candidates(rules, k, n_rows, distinct, d)
+        if self.prior is not None:
+            pairs = without_prior(pairs, refused)
         for structure, _ in pairs:
-            need = too_small(self.reg_covar, distinct, structure, k, d)
+            need = too_small(rules.reg_covar, distinct, structure, k, d)
             if need:
                 raise ValueError(
                     f"{class_name(c)} has {count(distinct, 'distinct sample')}, too few for "
@@ -186,6 +201,11 @@ class Mixture(Likelihood):
         """Fit every class's mixture (choosing k and the structure by BIC if asked)."""
         inits = self._check_params(n_classes)
         X = np.asarray(X, dtype=np.float64)
+        if self.prior is not None and np.isnan(X).any():
+            raise ValueError(
+                "a prior (MAP EM) is not available with missing values (NaN); impute them "
+                "first, or use prior=None (EM over the missing coordinates)."
+            )
         d = X.shape[1]
         rs = check_random_state(self.random_state)
         previous = self._previous(n_classes)
@@ -205,9 +225,13 @@ class Mixture(Likelihood):
             needed = choose_k or self.reg_covar == 0
             distinct = distinct_rows(Xc) if needed else Xc.shape[0]
             every, refused = self._candidates(c, Xc.shape[0], distinct, d)
+            if self.prior is not None:  # mclust's one-component fits under a prior
+                every = one_component_first(every)
             pairs, same = one_component_aliases(every, self.covariance)
             options = {name: value.get(c) for name, value in inits.items()}
             ks = self._drawn_ks(c, pairs, previous, options)
+            if self.prior is not None:  # fit_mixture's prior (one candidate at a time)
+                options["prior"] = self.prior
             # k-means sees rows with missing values completed (em_missing.filled_rows)
             seen = filled_rows(Xc, wc, self.reg_covar) if ks and np.isnan(Xc).any() else Xc
             n = n_starts(self.n_init, choose_k)
@@ -235,6 +259,11 @@ class Mixture(Likelihood):
         starts and their order, the warm starts, the refusals, the choice and ``bic_`` are
         those of :meth:`fit`."""
         inits = self._check_params(n_classes)
+        if self.prior is not None:
+            raise ValueError(
+                "a prior (MAP EM) is not available on a Dask collection; compute it and "
+                "fit in memory, or use prior=None."
+            )
         previous = self._previous(n_classes)
         choose_k = isinstance(self.n_components, str)
         choosing = choose_k or searched(self.covariance) is not None
@@ -345,6 +374,7 @@ class Mixture(Likelihood):
         lines = [
             f"Gaussian mixture per class (EM), n_components={n_components!r}, "
             f"covariance={self.covariance!r}, reg_covar={self.reg_covar:g}"
+            + ("" if self.prior is None else f", MAP EM under prior={self.prior!r}")
         ]
         refusals = getattr(self, "refused_", None) or [{}] * len(self.mixtures_)
         for label, model, table, refused in zip(
@@ -369,3 +399,11 @@ class Mixture(Likelihood):
             if more > 0:
                 lines.append(f"  ... ({more} more features)")
         return lines
+
+
+def _regularised(mixture: Mixture):
+    """The mixture as the candidate rules read it under a prior: no covariance is
+    singular, so the rules of ``reg_covar=0`` do not apply."""
+    view = copy.copy(mixture)
+    view.reg_covar = np.inf
+    return view

@@ -13,12 +13,17 @@ from sklearn.exceptions import ConvergenceWarning
 from ...stats.moments import ClassMoments
 from ..covariance import get_structure
 from .em_small import COUNT_EPS
+from .map_step import map_parameters
 from .model import MixtureModel, precisions_cholesky
 
 
-def parameters(stats: ClassMoments, covariance: str, reg_covar: float, reference):
+def parameters(stats: ClassMoments, covariance: str, reg_covar: float, reference, prior=None):
     """The M step: weights, means and covariances from soft statistics (centred at
-    ``reference``), with scikit-learn's ``10 * eps`` per component and ``reg_covar``."""
+    ``reference``), with scikit-learn's ``10 * eps`` per component and ``reg_covar``;
+    with a ``prior`` (a resolved :class:`~bayesrule.likelihoods.mixture.map_step.MapPrior`)
+    the MAP step of :func:`~bayesrule.likelihoods.mixture.map_step.map_parameters`."""
+    if prior is not None:
+        return map_parameters(stats, covariance, reg_covar, reference, prior)
     count = stats.count + COUNT_EPS
     # the mean of sum(r x) / (sum(r) + 10 eps), as scikit-learn's, in centred coordinates
     means = stats.mean * (stats.count / count)[:, None] + reference
@@ -68,10 +73,12 @@ def continued(previous, covariance: str, reference) -> MixtureModel:
     )
 
 
-def em_steps(model, total, reg, max_iter, tol, bound):
+def em_steps(model, total, reg, max_iter, tol, bound, prior=None):
     """EM as a generator: yields the model whose pass it needs, receives that pass's
     ``(statistics, sum w ln p)``, and returns the final model (several runs can then
-    share one pass over the data)."""
+    share one pass over the data). ``prior``: a resolved MapPrior makes every M step
+    the MAP one (the lower bounds stay log-likelihoods, which MAP EM may lower slightly:
+    it raises the log posterior)."""
     covariance, reference = model.covariance, model.reference_
     bounds, converged = [], False
     for _ in range(max_iter):
@@ -82,7 +89,7 @@ def em_steps(model, total, reg, max_iter, tol, bound):
                 "the mixture's log-likelihood is not finite (samples so far from every "
                 "component that their densities underflow); standardise the features."
             )
-        weights, means, cov = parameters(stats, covariance, reg, reference)
+        weights, means, cov = parameters(stats, covariance, reg, reference, prior)
         U = precisions_cholesky(covariance, cov, reg)
         model = MixtureModel(covariance, weights, means, cov, U, reference)
         bounds.append(new)
