@@ -371,6 +371,14 @@ CONTRACT: dict[type, list[Case]] = {
             start=_em_start,
             tol=_EM_TOL,
         ),
+        Case(  # MAP EM under mclust's default conjugate prior
+            lambda: GaussianMixtureBayes(2, prior="default", random_state=0),
+            _continuous,
+            _EM,
+            n_train=450,
+            start=_em_start,
+            tol=_EM_TOL,
+        ),
         Case(
             lambda: GaussianMixtureBayes("bic", max_components=3, random_state=0),
             _continuous,

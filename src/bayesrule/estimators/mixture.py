@@ -83,6 +83,28 @@ class GaussianMixtureBayes(Preset):
     warm_start : bool, default=False
         A second ``fit`` starts EM from the mixtures of the first (the classes and
         features must be the same).
+    prior : None, "default", NormalInverseWishart or NormalGamma, default=None
+        None: maximum-likelihood EM. Otherwise every M step is the posterior mode under
+        mclust's conjugate prior (``priorControl()``; Fraley and Raftery 2007): a
+        normal prior on each component's mean given its covariance and an
+        inverse-Wishart (inverse-gamma for the diagonal models) on the covariance, none
+        on the weights, so no component collapses onto a few rows. "default" is
+        mclust's ``defaultPrior``, computed from each class's rows for each covariance
+        model and number of components k: shrinkage 0.01, mean the class mean, dof
+        d + 2, scale the class covariance times ``k^(-2/d)`` (diagonal models: the
+        class's mean variance times ``k^(-2/d)``). A
+        :class:`~bayesrule.likelihoods.conjugate.NormalInverseWishart` (the dense models
+        EEE, EEV, VEV, VVV, i.e. "tied" and "full") or a
+        :class:`~bayesrule.likelihoods.conjugate.NormalGamma` (EII, VII, EEI, VEI, EVI,
+        VVI, i.e. "spherical" and "diag"; mclust's dof is twice its shape, its scale
+        twice its rate) fixes the hyperparameters it gives, the others taking those
+        defaults. mclust has no MAP step for VEE, EVE, VVE and EVV: they raise
+        ValueError, and ``covariance="bic"`` leaves them out (listed in ``refused_``)
+        and fits one-component models as mclust does under a prior (VII, VVI, VVV: one
+        per form). BIC is mclust's: the log-likelihood at the MAP estimate with the
+        usual number of parameters. ``reg_covar`` is still added (0 reproduces mclust's
+        numbers). Not with missing values or Dask collections. See
+        :mod:`~bayesrule.likelihoods.mixture.map_step` for the updates.
     priors, loss, reject_label
         As in :class:`~bayesrule.BayesClassifier`.
 
@@ -153,6 +175,23 @@ class GaussianMixtureBayes(Preset):
     [('full', 1), ('full', 2)]
     >>> print(gmm.refused_[2][("full", 4)])   # and why a candidate has none
     a component backed by fewer than d + 1 rows' weight (component 2 holds 1 < d + 1 = 3)
+
+    A prior keeps a component from collapsing onto repeated rows (without it, and
+    without ``reg_covar``, EM stops there on a singular covariance):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.concatenate([rng.normal(0, 1, (30, 2)), np.tile([[4.0, 4.0]], (10, 1)),
+    ...                     rng.normal(8, 1, (40, 2))])
+    >>> y = np.repeat([0, 1], 40)
+    >>> gmm = GaussianMixtureBayes(2, reg_covar=0.0, prior="default", random_state=0)
+    >>> gmm.fit(X, y).mixtures_[0].weights_.round(2)
+    array([0.75, 0.25])
+    >>> gmm.mixtures_[0].covariances_[1].round(3)   # the repeated point's component
+    array([[0.115, 0.095],
+           [0.095, 0.092]])
+    >>> gmm.predict([[4.0, 4.0], [8.0, 8.0]])
+    array([0, 1])
     """
 
     _parameters = MIXTURE

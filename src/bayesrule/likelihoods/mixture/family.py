@@ -10,8 +10,6 @@ total weight, over ``k = 1 .. max_components`` (mclust's approach): the lowest w
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 from sklearn.utils import check_random_state
 
@@ -23,7 +21,7 @@ from .checks import INITS, check_mixture_params, informative, searched
 from .em import fit_mixture
 from .em_blocks import class_sums, fit_mixtures_blocks
 from .em_missing import filled_rows
-from .map_step import one_component_first, without_prior
+from .map_step import one_component_first, regularised, without_prior
 from .model import MixtureModel, row_block
 from .search import (
     candidates,
@@ -135,8 +133,13 @@ class Mixture(Likelihood):
            [-9.47, -1.6 ]])
     """
 
-    input_kind = "missing"
     largest_magnitude = SQUARING_LIMIT
+
+    @property
+    def input_kind(self) -> str:
+        """What X may hold: "missing" (NaN) under maximum likelihood, "dense" under a
+        prior (MAP EM does not run over missing coordinates)."""
+        return "missing" if self.prior is None else "dense"
 
     __init__ = storing_init("Mixture", MIXTURE, positional=tuple(MIXTURE))
 
@@ -149,7 +152,7 @@ class Mixture(Likelihood):
         """The (covariance, k) pairs to fit for class ``c`` and ``{pair: reason}`` of those
         left out (:func:`~bayesrule.likelihoods.mixture.search.candidates`); ValueError
         when a fixed number of components is impossible."""
-        rules = self if self.prior is None else _regularised(self)
+        rules = self if self.prior is None else regularised(self)
         if isinstance(self.n_components, str):  # "bic"
             pairs, refused = candidates(rules, None, n_rows, distinct, d)
             return (pairs if self.prior is None else without_prior(pairs, refused)), refused
@@ -201,11 +204,6 @@ class Mixture(Likelihood):
         """Fit every class's mixture (choosing k and the structure by BIC if asked)."""
         inits = self._check_params(n_classes)
         X = np.asarray(X, dtype=np.float64)
-        if self.prior is not None and np.isnan(X).any():
-            raise ValueError(
-                "a prior (MAP EM) is not available with missing values (NaN); impute them "
-                "first, or use prior=None (EM over the missing coordinates)."
-            )
         d = X.shape[1]
         rs = check_random_state(self.random_state)
         previous = self._previous(n_classes)
@@ -399,11 +397,3 @@ class Mixture(Likelihood):
             if more > 0:
                 lines.append(f"  ... ({more} more features)")
         return lines
-
-
-def _regularised(mixture: Mixture):
-    """The mixture as the candidate rules read it under a prior: no covariance is
-    singular, so the rules of ``reg_covar=0`` do not apply."""
-    view = copy.copy(mixture)
-    view.reg_covar = np.inf
-    return view

@@ -44,6 +44,7 @@ VEE, EVE, VVE and EVV ("not available with prior"): they are refused
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -313,6 +314,15 @@ def map_parameters(stats: ClassMoments, covariance: str, reg_covar: float, refer
     cov = structure.add_to_diagonal(cov, reg_covar)
     means = map_means(centred, stats.count, stats.mean) + reference
     return stats.count / stats.count.sum(), means, cov
+
+
+def regularised(mixture):
+    """A copy of the mixture (a :class:`~bayesrule.likelihoods.mixture.Mixture`) as the
+    candidate rules of :mod:`~bayesrule.likelihoods.mixture.search` read it under a
+    prior: no covariance is singular, so the rules of ``reg_covar=0`` do not apply."""
+    view = copy.copy(mixture)
+    view.reg_covar = np.inf
+    return view
 
 
 def without_prior(pairs: list, refused: dict) -> list:
