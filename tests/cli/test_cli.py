@@ -210,10 +210,11 @@ def test_compare_a_mixed_table_and_counts():
         "lda",
         "gaussian-nb",
         "nearest-mean",
+        "gaussian",
         "mixture",
         "kernel-nb",
         "mixed-nb",
-    ]  # gaussian (covariance="bic") refuses NaN
+    ]
     assert cli_compare.applicable(None, text=True) == [
         "bernoulli-nb",
         "multinomial-nb",

@@ -68,3 +68,58 @@ def test_complete_data_fit_as_before_and_mclust_structures_take_nan():
     )
     vev = GaussianBayes(covariance="VEV").fit(X, y)
     assert np.isfinite(vev.predict_proba(X)).all()
+
+
+def _observed_log_likelihood(X, y, means, covs) -> float:
+    """``sum_i ln N(x_io; mu_yi,o, Sigma_yi,oo)`` by scipy, row by row."""
+    total = 0.0
+    for row, c in zip(X, y, strict=True):
+        seen = ~np.isnan(row)
+        if seen.any():
+            total += multivariate_normal(means[c, seen], covs[c][np.ix_(seen, seen)]).logpdf(
+                row[seen]
+            )
+    return total
+
+
+def test_edda_with_nan_chooses_by_the_observed_data_bic():
+    _, X, y = _draw(1, n=150)
+    model = GaussianBayes(reg_covar=0).fit(X, y)
+    n = int((~np.isnan(X).all(axis=1)).sum())  # blank rows are left out of the fit
+    assert n < X.shape[0]  # this draw has some
+    for structure in ("EEE", "VVV", "VEI"):
+        fitted = GaussianBayes(covariance=structure, reg_covar=0).fit(X, y)
+        ll = _observed_log_likelihood(X, y, fitted.means_, fitted.full_covariances())
+        df = fitted.likelihood_.n_parameters()
+        assert model.bic_[structure] == pytest.approx(2 * ll - df * np.log(n), rel=1e-8)
+    best = max(model.bic_, key=model.bic_.get)
+    assert model.covariance_ == best
+    same = GaussianBayes(covariance=best, reg_covar=0).fit(X, y)
+    np.testing.assert_allclose(model.predict_proba(X), same.predict_proba(X), rtol=1e-10)
+    # the generating covariance is shared by the classes: EDDA finds an equal-volume
+    # shape and orientation (EEE) on 2 x 150 rows with 20% of the values missing
+    assert model.covariance_ == "EEE"
+
+
+def test_edda_without_nan_is_unchanged_and_blank_rows_change_nothing():
+    X, _, y = _draw(2, n=100)
+    plain = GaussianBayes().fit(X, y)
+    holed = GaussianBayes().fit(np.vstack([X, np.full((2, 3), np.nan)]), np.r_[y, 0, 1])
+    assert holed.covariance_ == plain.covariance_
+    np.testing.assert_allclose(list(holed.bic_.values()), list(plain.bic_.values()), rtol=1e-9)
+
+
+def test_edda_with_nan_saves_and_loads_its_choice(tmp_path):
+    from bayesrule.io import load, save
+
+    _, X, y = _draw(3, n=80)
+    model = GaussianBayes().fit(X, y)
+    save(model, tmp_path / "edda.model")
+    back = load(tmp_path / "edda.model")
+    assert back.covariance_ == model.covariance_
+    assert back.bic_ == pytest.approx(model.bic_)
+    np.testing.assert_array_equal(back.predict_proba(X), model.predict_proba(X))
+    # a later fit without NaN chooses from its moments again
+    clean = X[~np.isnan(X).any(axis=1)]
+    refit = back.fit(clean, y[~np.isnan(X).any(axis=1)])
+    assert refit.likelihood_.em_choice_ is None

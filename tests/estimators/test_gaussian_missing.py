@@ -32,10 +32,10 @@ def nan_moments(X, y, C):
 def test_input_kind_follows_the_covariance():
     # NaN: the diagonal structure leaves features out; the others fill them in by EM
     # (maximum likelihood only), see tests/estimators/test_gaussian_em_missing.py
-    for name in ("diag", "full", "tied", "spherical", "tied_diag", "tied_spherical", "VEV"):
+    for name in ("diag", "full", "tied", "spherical", "tied_diag", "tied_spherical", "VEV", "bic"):
         assert Gaussian(name).input_kind == "missing"
     for like in (
-        Gaussian("bic"),
+        Gaussian("VVV", estimate="map"),
         Gaussian("nonsense"),
         Gaussian(3),
         Gaussian("full", estimate="predictive"),
@@ -211,7 +211,7 @@ def test_a_class_never_observing_a_feature_is_an_error(data):
 @pytest.mark.parametrize(
     "make",
     [
-        GaussianBayes,
+        lambda: GaussianBayes(covariance="VVV", estimate="map"),
         lambda: QuadraticDiscriminant(estimate="predictive"),
         lambda: QuadraticDiscriminant(pooling=0.5),
     ],
@@ -225,7 +225,7 @@ def test_gaussians_without_em_refuse_missing_values(make, data):
         fitted.predict(X)
 
 
-@pytest.mark.parametrize("covariance", ["full", "tied", "spherical", "tied_diag"])
+@pytest.mark.parametrize("covariance", ["full", "tied", "spherical", "tied_diag", "bic"])
 def test_em_structures_refuse_nan_in_partial_fit(covariance, data):
     X, y = data
     with pytest.raises(ValueError, match="NaN .*EM over all the rows at once"):

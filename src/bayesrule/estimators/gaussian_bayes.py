@@ -18,6 +18,12 @@ class GaussianBayes(_GaussianParameters, Preset):
     all 14 come from the same class moments, so ``partial_fit`` and Dask collections
     work as for one structure.
 
+    Missing values (NaN) are taken under maximum likelihood: each structure is fitted by
+    EM over the missing coordinates and scored by the BIC of the observed values (with
+    "bic", every one of the 14; see :mod:`~bayesrule.likelihoods.gaussian_missing`), and
+    a row is scored by the density of its observed coordinates. EM needs all the rows at
+    once: ``partial_fit`` and Dask collections with NaN are refused.
+
     Parameters
     ----------
     covariance : str, default="bic"

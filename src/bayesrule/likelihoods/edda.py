@@ -147,7 +147,12 @@ def choose(stats: ClassMoments) -> tuple[str, dict[str, float]]:
     >>> choose(class_moments(X, y, 2, kind="full"))[0]
     'EEI'
     """
-    table = bic_table(stats)
+    return choose_from(bic_table(stats))
+
+
+def choose_from(table: dict[str, float]) -> tuple[str, dict[str, float]]:
+    """The model of largest BIC in ``{model: BIC}`` (the first on a tie) and the table;
+    Undetermined when every BIC is NaN."""
     scores = np.array(list(table.values()))
     if np.isnan(scores).all():
         raise Undetermined(
@@ -156,4 +161,4 @@ def choose(stats: ClassMoments) -> tuple[str, dict[str, float]]:
             "class, or features constant within the classes). Give a structure and "
             "reg_covar, a regularised estimate (estimate='map'), or more rows."
         )
-    return MODELS[int(np.nanargmax(scores))], table
+    return list(table)[int(np.nanargmax(scores))], table

@@ -172,6 +172,7 @@ class Gaussian(Likelihood):
                 self, X, y, n_classes, sample_weight, *self._amounts()
             )
         structure = self._check_params()
+        self.em_choice_ = None  # EDDA's choice by EM over missing values, if any
         if structure.name != "diag" and self.input_kind == "missing" and np.isnan(X).any():
             return gaussian_missing.fit_missing(self, structure, X, y, n_classes, sample_weight)
         if not self._ledoit_wolf:
@@ -186,6 +187,7 @@ class Gaussian(Likelihood):
         block merged; with ``shrinkage="auto"``, full class moments, then a second pass
         for the Ledoit-Wolf sums (see :func:`~bayesrule.likelihoods.covariance.ledoit_wolf_sums`).
         """
+        self.em_choice_ = None
         return fit_blocks(self, blocks, n_classes)
 
     def partial_fit(self, X, y, n_classes, sample_weight=None):
@@ -195,17 +197,21 @@ class Gaussian(Likelihood):
                 f"shrinkage={self.shrinkage!r}, pooling={self.pooling!r}: 'auto' or 'cv' "
                 "needs all the data at once; use fit, or floats with partial_fit."
             )
+        self.em_choice_ = None  # merged statistics: EDDA chooses from them
         return super().partial_fit(X, y, n_classes, sample_weight)
 
     # ----------------------------------------------------------------- parameters
     def set_statistics(self, stats: ClassMoments, *, _covariance=None):
-        """Turn statistics into parameters (ML estimates, then regularisation)."""
+        """Turn statistics into parameters (ML estimates, then regularisation). EDDA
+        chooses from ``stats``, unless it chose by EM over missing values
+        (``em_choice_``, :mod:`~bayesrule.likelihoods.gaussian_missing`)."""
         structure = self._check_params()
         check_counts(stats)
         chosen = self.covariance if isinstance(self.covariance, str) else structure.name
         bic = None
         if edda.choosing(self.covariance):  # EDDA: every model from the full moments
-            chosen, bic = edda.choose(stats)
+            given = getattr(self, "em_choice_", None)
+            chosen, bic = edda.choose(stats) if given is None else given
             structure = get_structure(chosen)
         self.covariance_, self.bic_ = chosen, bic
         if getattr(self, "estimate", "ml") != "ml":  # MAP or predictive: from the posterior

@@ -8,6 +8,15 @@ estimate with the family's regularisation. A row with every value missing says n
 about any class's density and is left out. EM needs the rows in memory: ``partial_fit``
 and Dask collections refuse NaN for these structures.
 
+EDDA (``covariance="bic"``) runs that EM for each of mclust's 14 models and keeps the
+largest ``BIC = 2 ln L - df ln n``, ``ln L`` the observed-data log-likelihood
+``sum_i ln N(x_io; mu_yi, Sigma_yi,oo)`` (each row's observed coordinates) at the
+fitted parameters, ``df`` and ``n`` as without missing values
+(:mod:`~bayesrule.likelihoods.edda`); a model whose EM cannot be run (a singular
+covariance) scores NaN. The choice and the table are kept as ``em_choice_`` beside the
+chosen model's expected full moments (``stats_``), from which the parameters derive
+again.
+
 At prediction a row with missing values is scored by the marginal density of its
 observed coordinates, the missing ones dropped from each class's mean and covariance
 (:func:`~bayesrule.likelihoods.marginal.log_density_observed`); with every value
@@ -22,6 +31,7 @@ from ..stats.missing_em import fit_gaussian_missing
 from . import edda
 from .covariance import get_structure
 from .marginal import log_density_observed
+from .parametrisation import MODELS, n_covariance_parameters
 from .regularisation import check_reg_covar, regularise
 
 
@@ -30,8 +40,10 @@ def takes_missing(like) -> bool:
     (left out feature by feature); any other named structure under plain maximum
     likelihood (not "bic", a Bayesian estimate, RDA or shrinkage)."""
     name = getattr(like.covariance, "name", like.covariance)
-    if not isinstance(name, str) or name == "bic":
+    if not isinstance(name, str):
         return False
+    if name == "bic":
+        name = "full"  # EDDA: every model by EM
     try:
         name = get_structure(name).name
     except ValueError:  # an invalid name: the error comes at fit
@@ -42,13 +54,9 @@ def takes_missing(like) -> bool:
     return getattr(like, "estimate", "ml") == "ml" and not regularised
 
 
-def fit_missing(like, structure, X, y, n_classes, sample_weight):
-    """Fit ``like`` (a Gaussian family of a non-diagonal ``structure``) by EM over the
-    missing values of ``X``; ``n_iter_`` is the number of E steps."""
-    keep = ~np.isnan(X).all(axis=1)  # blank rows: no information on any density
-    X, y = X[keep], y[keep]
-    w = None if sample_weight is None else sample_weight[keep]
-    d = X.shape[1]
+def _estimator(like, structure, n_classes: int, d: int):
+    """The M step of ``structure``: class moments -> (means, full covariances), with the
+    family's regularisation."""
     reg = check_reg_covar(like.reg_covar)
 
     def estimate(stats):
@@ -57,8 +65,47 @@ def fit_missing(like, structure, X, y, n_classes, sample_weight):
         cov, _, _ = regularise(structure, cov, moments, reg, like.var_smoothing)
         return stats.mean, structure.full(cov, n_classes, d)
 
+    return estimate
+
+
+def fit_missing(like, structure, X, y, n_classes, sample_weight):
+    """Fit ``like`` (a Gaussian family of a non-diagonal ``structure``, or EDDA) by EM
+    over the missing values of ``X``; ``n_iter_`` is the number of E steps (of the
+    chosen model's EM, for EDDA)."""
+    keep = ~np.isnan(X).all(axis=1)  # blank rows: no information on any density
+    X, y = X[keep], y[keep]
+    w = None if sample_weight is None else sample_weight[keep]
+    if edda.choosing(like.covariance):
+        return _fit_edda(like, X, y, n_classes, w)
+    estimate = _estimator(like, structure, n_classes, X.shape[1])
     stats, like.n_iter_, _ = fit_gaussian_missing(X, y, n_classes, w, estimate)
     return like.set_statistics(edda.as_kind(stats, structure.stats_kind))
+
+
+def _fit_edda(like, X, y, n_classes: int, w):
+    """EDDA over missing values (module docstring): every model's EM, the largest BIC."""
+    d = X.shape[1]
+    n = float(X.shape[0] if w is None else w.sum())
+    table, fits = {}, {}
+    for model in MODELS:
+        structure = get_structure(model)
+        try:
+            fit = fit_gaussian_missing(
+                X, y, n_classes, w, _estimator(like, structure, n_classes, d)
+            )
+        except (ValueError, np.linalg.LinAlgError):  # a singular covariance: mclust's NA
+            table[model] = float("nan")
+            continue
+        df = n_classes * d + n_covariance_parameters(model, n_classes, d)
+        table[model] = float(2.0 * fit[2][-1] - df * np.log(n))
+        fits[model] = fit
+    scores = np.array(list(table.values()))
+    if np.isnan(scores).all():
+        edda.choose_from(table)  # raises Undetermined, naming the fixes
+    chosen = MODELS[int(np.nanargmax(scores))]
+    stats, like.n_iter_, _ = fits[chosen]
+    like.em_choice_ = (chosen, table)  # set_statistics keeps it (and so does loading)
+    return like.set_statistics(stats)
 
 
 def observed_rows(like, X, out) -> None:
