@@ -1,8 +1,7 @@
 """Encoding of estimator objects as JSON plus arrays, and the registry of allowed classes.
 
 Used by :mod:`bayesrule.io`, whose docstring describes the file format. Decoding looks
-classes up in the registry only: no module named in a file is ever imported.
-"""
+classes up in the registry only: no module named in a file is ever imported."""
 
 from __future__ import annotations
 
@@ -19,9 +18,8 @@ _ARRAY_KINDS = "biufcUSmM"  # dtypes an array entry may have (no object, no stru
 _LABEL_TYPES = (str, int, float, bool)
 
 
-#: classes a file may name besides the estimators of the registry
-#: (:data:`bayesrule.estimators.ESTIMATORS`): the objects estimators hold, as
-#: ``"module.Class"`` strings imported on first use (or a call to :func:`register`).
+#: classes a file may name besides the estimators (:data:`bayesrule.estimators.ESTIMATORS`):
+#: the objects they hold, as ``"module.Class"`` imported on first use (or :func:`register`)
 _BUILTIN = [
     "bayesrule.likelihoods.gaussian.Gaussian",
     "bayesrule.likelihoods.bernoulli.Bernoulli",
