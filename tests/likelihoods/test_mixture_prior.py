@@ -52,7 +52,7 @@ PARTITIONS = {
 #:         cat(cl - 1, m, show(c(f$loglik, f$parameters$pro, f$parameters$mean, upper)), "\n")
 #:       }
 #:     }
-#:     W <- as.matrix(read.csv("wine1.csv", header = FALSE))  # the rows of wine() below,
+#:     W <- as.matrix(read.csv("wine1.csv", header = FALSE))  # data()["wine"] below,
 #:     lab <- as.integer(strsplit("1101...", "")[[1]]) + 1    # written with 17 digits
 #:     for (m in models) {
 #:       f <- fit(W, lab, m); S <- f$parameters$variance$sigma
