@@ -124,3 +124,28 @@ def test_unknown_init_names_the_choices():
     X, y = load_iris(return_X_y=True)
     with pytest.raises(ValueError, match=r"init must be one of \['kmeans', 'hc'\]"):
         GaussianMixtureBayes(1, init="random").fit(X, y)
+
+
+def test_a_covariance_per_class_fits_each_class_as_alone():
+    X, y = load_iris(return_X_y=True)
+    labels = np.array(["setosa", "versicolor", "virginica"])[y]
+    per_class = {"setosa": "EEE", "virginica": "VEI"}  # versicolor: "full"
+    model = GaussianMixtureBayes({"setosa": 2, "virginica": 2}, covariance=per_class, init="hc")
+    model.fit(X, labels)
+    assert [m.covariance for m in model.mixtures_.values()] == ["EEE", "full", "VEI"]
+    for c, (label, structure) in enumerate([("setosa", "EEE"), ("virginica", "VEI")]):
+        alone = GaussianMixtureBayes({label: 2}, covariance=structure, init="hc").fit(X, labels)
+        ours = model.likelihood_.log_likelihood(X)[:, 2 * c]
+        np.testing.assert_allclose(ours, alone.likelihood_.log_likelihood(X)[:, 2 * c], rtol=1e-12)
+    assert "'setosa': 'EEE'" in model.summary()
+    searched = GaussianMixtureBayes(
+        "bic", covariance={"setosa": "bic"}, max_components=2, init="hc"
+    ).fit(X, labels)
+    assert len(searched.bic_["setosa"]) > 2 and set(searched.bic_["versicolor"]) <= {
+        ("full", 1),
+        ("full", 2),
+    }
+    with pytest.raises(ValueError, match=r"covariance\[0\] must be one of"):
+        GaussianMixtureBayes(1, covariance={"setosa": "XYZ"}).fit(X, labels)
+    with pytest.raises(ValueError, match="not classes of y"):
+        GaussianMixtureBayes(1, covariance={"daisy": "EEE"}).fit(X, labels)

@@ -20,7 +20,7 @@ from ..likelihoods.mixture import MIXTURE, Mixture
 from .preset import Preset
 
 #: the parameters that may be dictionaries from class label to a value
-_PER_CLASS = ("n_components", "weights_init", "means_init", "precisions_init")
+_PER_CLASS = ("n_components", "covariance", "weights_init", "means_init", "precisions_init")
 
 
 class StreamingUnavailable(NotImplementedError, AttributeError):
@@ -52,8 +52,10 @@ class GaussianMixtureBayes(Preset):
         from class label to number (classes left out get 1).
     max_components : int, default=10
         The largest number of components tried with ``n_components="bic"``.
-    covariance : str, default="full"
-        Covariance structure of the components within a class: scikit-learn's "full",
+    covariance : str or dict, default="full"
+        Covariance structure of the components within a class (a dict from class label
+        to structure gives each class its own; classes left out get "full"):
+        scikit-learn's "full",
         "tied" (one covariance shared by a class's components), "diag" or
         "spherical"; or one of mclust's 14 models ``Sigma_k = lambda_k D_k A_k
         D_k^T`` (volume, shape, orientation), "EII", "VII", "EEI", "VEI", "EVI",
@@ -296,7 +298,11 @@ def _by_position(name, value, classes, counts):
     """A label-keyed parameter as the likelihood takes it (keyed by class position),
     with the number of components checked against each class's samples."""
     labels = classes.tolist()
-    if value is not None and name != "n_components" and not isinstance(value, Mapping):
+    if (
+        value is not None
+        and name not in ("n_components", "covariance")
+        and not isinstance(value, Mapping)
+    ):
         raise TypeError(
             f"{name} must be None or a dict from class label to array, e.g. "
             f"{{{labels[0]!r}: ...}}, got {type(value).__name__}"

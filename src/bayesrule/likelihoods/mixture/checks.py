@@ -107,13 +107,22 @@ def check_mixture_params(mixture, n_classes: int) -> dict:
             f"init must be one of {list(INIT_METHODS)} (k-means partitions, or mclust's "
             f"agglomerative tree), got {mixture.init!r}"
         )
-    if searched(mixture.covariance) is None and mixture.covariance not in NAMES:
-        raise ValueError(
-            f"covariance must be one of scikit-learn's {list(COVARIANCES)}, mclust's "
-            f"{list(MCLUST_MODELS)}, 'bic' (BIC chooses among mclust's 14) or 'sklearn' "
-            f"(among scikit-learn's four), got {mixture.covariance!r}"
-        )
-    check_prior_spec(getattr(mixture, "prior", None), mixture.covariance)
+    covariances = mixture.covariance
+    if isinstance(covariances, dict):  # per class
+        _check_keys("covariance", covariances, n_classes)
+    else:
+        covariances = {None: covariances}
+    for c, covariance in covariances.items():
+        named = "covariance" if c is None else f"covariance[{c}]"
+        if not isinstance(covariance, str) or (
+            searched(covariance) is None and covariance not in NAMES
+        ):
+            raise ValueError(
+                f"{named} must be one of scikit-learn's {list(COVARIANCES)}, mclust's "
+                f"{list(MCLUST_MODELS)}, 'bic' (BIC chooses among mclust's 14) or 'sklearn' "
+                f"(among scikit-learn's four), or a dict of them per class, got {covariance!r}"
+            )
+        check_prior_spec(getattr(mixture, "prior", None), covariance)
     k = mixture.n_components
     if isinstance(k, str):
         if k != "bic":
@@ -137,11 +146,14 @@ def check_mixture_params(mixture, n_classes: int) -> dict:
                 f"{name} fixes the number of components, so it cannot be combined with "
                 "n_components='bic'; give n_components as an int or a dict."
             )
-        if value and name == "precisions_init" and searched(mixture.covariance):
-            raise ValueError(
-                "precisions_init fixes the covariance structure, so it cannot be combined "
-                f"with covariance={mixture.covariance!r}."
-            )
+        if value and name == "precisions_init":
+            for c in value:
+                covariance = mixture.for_class(c).covariance
+                if searched(covariance):
+                    raise ValueError(
+                        "precisions_init fixes the covariance structure, so it cannot be "
+                        f"combined with covariance={covariance!r}."
+                    )
         inits[name] = value
     return inits
 

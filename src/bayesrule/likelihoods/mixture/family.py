@@ -10,6 +10,8 @@ total weight, over ``k = 1 .. max_components`` (mclust's approach): the lowest w
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from sklearn.utils import check_random_state
 
@@ -70,8 +72,9 @@ class Mixture(Likelihood):
         Components of every class; a dict ``{class index: int}`` (classes left out get
         1); or "bic": per class, the k in ``1 .. max_components`` (at most the class's
         number of distinct samples) of lowest BIC.
-    covariance : str, default="full"
-        The covariance structure of a class's components: scikit-learn's "full",
+    covariance : str or dict, default="full"
+        The covariance structure of a class's components (a dict ``{class index:
+        str}`` gives each class its own; classes left out get "full"): scikit-learn's "full",
         "tied" (shared by the components of one class), "diag" or "spherical"; or one
         of mclust's 14 models "EII" ... "VVV" (``Sigma_k = lambda_k D_k A_k D_k^T``,
         "E" meaning shared by the components of one class: EEE is "tied", VVV
@@ -208,7 +211,6 @@ class Mixture(Likelihood):
         rs = check_random_state(self.random_state)
         previous = self._previous(n_classes)
         choose_k = isinstance(self.n_components, str)
-        choosing = choose_k or searched(self.covariance) is not None
         mixtures, tables, refusals = [], [], []
         used = informative(X, sample_weight)
         for c in range(n_classes):
@@ -220,12 +222,14 @@ class Mixture(Likelihood):
                     f"{class_name(c)} has no samples (with positive weight and an observed value)."
                 )
             check_warm(c, previous, d)
+            like = self.for_class(c)  # the class's own covariance
+            choosing = choose_k or searched(like.covariance) is not None
             needed = choose_k or self.reg_covar == 0
             distinct = distinct_rows(Xc) if needed else Xc.shape[0]
-            every, refused = self._candidates(c, Xc.shape[0], distinct, d)
+            every, refused = like._candidates(c, Xc.shape[0], distinct, d)
             if self.prior is not None:  # mclust's one-component fits under a prior
                 every = one_component_first(every)
-            pairs, same = one_component_aliases(every, self.covariance)
+            pairs, same = one_component_aliases(every, like.covariance)
             options = {name: value.get(c) for name, value in inits.items()}
             ks = self._drawn_ks(c, pairs, previous, options)
             if self.prior is not None:  # fit_mixture's prior (one candidate at a time)
@@ -234,7 +238,7 @@ class Mixture(Likelihood):
             seen = filled_rows(Xc, wc, self.reg_covar) if ks and np.isnan(Xc).any() else Xc
             n = n_starts(self.n_init, choose_k)
             starts = draw_starts(seen, wc, ks, n, rs, choosing, init=self.init)
-            results = fit_candidates(self, c, Xc, wc, pairs, starts, options, previous)
+            results = fit_candidates(like, c, Xc, wc, pairs, starts, options, previous)
             results = with_aliases(results, same, every)
             total = Xc.shape[0] if wc is None else float(wc.sum())
             best, caught, table = choose(
@@ -264,7 +268,9 @@ class Mixture(Likelihood):
             )
         previous = self._previous(n_classes)
         choose_k = isinstance(self.n_components, str)
-        choosing = choose_k or searched(self.covariance) is not None
+        choosing = choose_k or any(
+            searched(self.for_class(c).covariance) is not None for c in range(n_classes)
+        )
         needed = choose_k or self.reg_covar == 0
         # distinct rows are counted up to what the candidates' rules look at: k <= K
         # components need at most K (d + 1) of them (see search.too_small)
@@ -283,8 +289,9 @@ class Mixture(Likelihood):
             check_warm(c, previous, d)
             options = {name: value.get(c) for name, value in inits.items()}
             given = tuple(options.get(name) for name in INITS)
-            every, refused = self._candidates(c, n_rows, distinct, d)
-            pairs, same = one_component_aliases(every, self.covariance)
+            like = self.for_class(c)  # the class's own covariance
+            every, refused = like._candidates(c, n_rows, distinct, d)
+            pairs, same = one_component_aliases(every, like.covariance)
             aliases.append((same, every))
             refusals.append(refused)
             plan[c] = self._drawn_ks(c, pairs, previous, options)
@@ -314,7 +321,13 @@ class Mixture(Likelihood):
             ]
             results = with_aliases(results, *aliases[c])
             best, caught, table = choose(
-                c, results, refusals[c], sums[c][1], self.reg_covar, choosing, mclust_rules(self)
+                c,
+                results,
+                refusals[c],
+                sums[c][1],
+                self.reg_covar,
+                choose_k or searched(self.for_class(c).covariance) is not None,
+                mclust_rules(self),
             )
             warn_all(caught)  # the chosen model's warnings only
             mixtures.append(best)
@@ -327,6 +340,15 @@ class Mixture(Likelihood):
         """With ``warm_start``, the last fit's mixtures when it had ``n_classes`` classes."""
         previous = getattr(self, "mixtures_", None) if self.warm_start else None
         return previous if previous is not None and len(previous) == n_classes else None
+
+    def for_class(self, c: int) -> Mixture:
+        """The mixture as class c's search reads it: ``covariance`` that class's own
+        where it is a dict (classes left out: "full"), else ``self``."""
+        if not isinstance(self.covariance, dict):
+            return self
+        view = copy.copy(self)
+        view.covariance = self.covariance.get(c, "full")
+        return view
 
     def _components_of(self, c: int) -> int:
         """The fixed number of components of class c (a dict leaves out classes of 1)."""
@@ -366,12 +388,14 @@ class Mixture(Likelihood):
         """Readable lines: per class the weights, means and variances of its components."""
         shown = list(feature_names[:FEATURES_SHOWN])
         more = len(feature_names) - len(shown)
-        n_components = self.n_components
+        n_components, covariance = self.n_components, self.covariance
         if isinstance(n_components, dict):  # keyed by class position: show the labels
             n_components = {classes[k]: v for k, v in n_components.items()}
+        if isinstance(covariance, dict):
+            covariance = {classes[k]: v for k, v in covariance.items()}
         lines = [
             f"Gaussian mixture per class (EM), n_components={n_components!r}, "
-            f"covariance={self.covariance!r}, reg_covar={self.reg_covar:g}"
+            f"covariance={covariance!r}, reg_covar={self.reg_covar:g}"
             + ("" if self.prior is None else f", MAP EM under prior={self.prior!r}")
         ]
         refusals = getattr(self, "refused_", None) or [{}] * len(self.mixtures_)
