@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from ..._signatures import storing_init
-from ..._text import FEATURES_SHOWN, block, class_name, count
+from ..._text import class_name, count
 from ..base import BLOCK_BYTES, SQUARING_LIMIT, Likelihood
 from .candidates import fit_candidates
 from .checks import INITS, check_mixture_params, informative, searched
@@ -33,7 +33,6 @@ from .search import (
     mclust_rules,
     n_starts,
     one_component_aliases,
-    show_refused,
     too_small,
     warm_of,
     warn_all,
@@ -41,6 +40,7 @@ from .search import (
     with_aliases,
 )
 from .starts import draw_starts
+from .summary import describe
 
 __all__ = ["MIXTURE", "Mixture", "MixtureModel", "fit_mixture"]
 
@@ -385,39 +385,6 @@ class Mixture(Likelihood):
         return np.concatenate(draws) if draws else np.empty((0, d))
 
     def describe(self, classes, feature_names) -> list[str]:
-        """Readable lines: per class the weights, means and variances of its components."""
-        shown = list(feature_names[:FEATURES_SHOWN])
-        more = len(feature_names) - len(shown)
-        n_components, covariance = self.n_components, self.covariance
-        if isinstance(n_components, dict):  # keyed by class position: show the labels
-            n_components = {classes[k]: v for k, v in n_components.items()}
-        if isinstance(covariance, dict):
-            covariance = {classes[k]: v for k, v in covariance.items()}
-        lines = [
-            f"Gaussian mixture per class (EM), n_components={n_components!r}, "
-            f"covariance={covariance!r}, reg_covar={self.reg_covar:g}"
-            + ("" if self.prior is None else f", MAP EM under prior={self.prior!r}")
-        ]
-        refusals = getattr(self, "refused_", None) or [{}] * len(self.mixtures_)
-        for label, model, table, refused in zip(
-            classes, self.mixtures_, self.bic_, refusals, strict=True
-        ):
-            key = (model.covariance, model.n_components)
-            state = "converged" if model.converged_ else "not converged"
-            lines.append(
-                f"class {label}: {model.n_components} "
-                f"component{'s' if model.n_components > 1 else ''}, covariance="
-                f"{model.covariance!r}, {model.n_iter_} EM iterations ({state}), "
-                f"BIC {table[key]:.6g}"
-                + (f" (lowest of {len(table)} candidates)" if len(table) > 1 else "")
-                + (f"; {len(refused)} refused (no BIC):" if refused else "")
-            )
-            lines += show_refused(refused)
-            lines += block("weights", model.weights_)
-            columns = f"rows: components; columns: {', '.join(map(str, shown))}"
-            lines += block(f"means ({columns})", model.means_[:, : len(shown)])
-            variances = np.einsum("kjj->kj", model.full_covariances())
-            lines += block(f"variances ({columns})", variances[:, : len(shown)])
-            if more > 0:
-                lines.append(f"  ... ({more} more features)")
-        return lines
+        """Readable lines: per class the weights, means and variances of its components
+        (:func:`~bayesrule.likelihoods.mixture.summary.describe`)."""
+        return describe(self, classes, feature_names)
