@@ -149,3 +149,22 @@ def test_a_covariance_per_class_fits_each_class_as_alone():
         GaussianMixtureBayes(1, covariance={"setosa": "XYZ"}).fit(X, labels)
     with pytest.raises(ValueError, match="not classes of y"):
         GaussianMixtureBayes(1, covariance={"daisy": "EEE"}).fit(X, labels)
+
+
+def test_dask_blocks_start_from_the_same_tree():
+    import dask.array as da
+
+    X, y = load_iris(return_X_y=True)
+    kwargs = dict(covariance="bic", init="hc", max_components=3, reg_covar=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        memory = GaussianMixtureBayes("bic", **kwargs).fit(X, y)
+        blocks = GaussianMixtureBayes("bic", **kwargs).fit(
+            da.from_array(X, chunks=50), da.from_array(y, chunks=50)
+        )
+    for c in memory.mixtures_:
+        assert memory.bic_[c].keys() == blocks.bic_[c].keys()
+        np.testing.assert_allclose(
+            list(blocks.bic_[c].values()), list(memory.bic_[c].values()), rtol=1e-9
+        )
+    np.testing.assert_allclose(blocks.predict_proba(X), memory.predict_proba(X), atol=1e-12)
