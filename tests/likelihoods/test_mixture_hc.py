@@ -155,7 +155,7 @@ def test_dask_blocks_start_from_the_same_tree():
     import dask.array as da
 
     X, y = load_iris(return_X_y=True)
-    kwargs = dict(covariance="bic", init="hc", max_components=3, reg_covar=0)
+    kwargs = dict(covariance="sklearn", init="hc", max_components=3, reg_covar=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         memory = GaussianMixtureBayes("bic", **kwargs).fit(X, y)
