@@ -86,6 +86,7 @@ def test_large_class_grows_its_tree_on_a_subset_and_places_every_row():
     assert agree > 0.999
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MCLUSTDA))
 def test_search_from_hc_chooses_as_mclustda(name):
     if name == "iris":
