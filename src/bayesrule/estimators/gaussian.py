@@ -43,6 +43,10 @@ class QuadraticDiscriminant(_GaussianParameters, Preset):
     shrinkage : None, float in [0, 1] or "cv", default=None
         RDA's ``gamma``: then ``(1 - gamma) S_c + gamma tr(S_c) / d I`` (None: 0).
         Small classes in many dimensions want both.
+    {covariance_estimator}
+        each class's covariance is ``clone(estimator).fit(X_c).covariance_`` on the
+        class's rows ``X_c``.
+        {estimator_rules}
     {bayes}
     priors, loss, reject_label
         As in :class:`~bayesrule.BayesClassifier`.
@@ -65,6 +69,18 @@ class QuadraticDiscriminant(_GaussianParameters, Preset):
     (array([[0.6459, 0.3526, 0.0015]]), array([[0.7098, 0.6489, 0.9985]]))
     >>> qda.predict(x)
     array(['orange'], dtype='<U10')
+
+    Each class's covariance from a scikit-learn estimator (OAS shrinkage) on its rows:
+
+    >>> from sklearn.covariance import OAS
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> qda = QuadraticDiscriminant(covariance_estimator=OAS()).fit(X, y)
+    >>> bool(np.allclose(qda.covariances_[0], OAS().fit(X[y == 0]).covariance_))
+    True
+    >>> qda.predict_proba(X[[70, 77]]).round(4)
+    array([[0.    , 0.4183, 0.5817],
+           [0.    , 0.8093, 0.1907]])
     """
 
     _fixed = {"covariance": "full"}
@@ -72,11 +88,13 @@ class QuadraticDiscriminant(_GaussianParameters, Preset):
         "reg_covar": "auto",
         "pooling": 0.0,
         "shrinkage": None,
+        "covariance_estimator": None,
         "estimate": "ml",
         "prior": None,
     }
 
     def _can_partial_fit(self):
+        self._refuse_streaming()
         if "cv" in (self.pooling, self.shrinkage):
             raise AttributeError(
                 "partial_fit is not available with pooling or shrinkage 'cv': the choice "
@@ -86,7 +104,8 @@ class QuadraticDiscriminant(_GaussianParameters, Preset):
 
     @available_if(_can_partial_fit)
     def partial_fit(self, X, y, classes=None, sample_weight=None):
-        """Add a batch of labelled data (not with 'cv'); see BayesClassifier."""
+        """Add a batch of labelled data (not with 'cv' or a covariance_estimator); see
+        BayesClassifier."""
         return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
 
     lambda_ = fitted("RDA's ``lambda``: the pooling used (chosen when ``pooling='cv'``).")
@@ -116,6 +135,11 @@ class LinearDiscriminant(
         A float shrinks towards ``trace / d * I``; "auto" applies Ledoit-Wolf to each
         class and pools (as scikit-learn's lsqr solver; needs ``fit``, in memory or on
         a Dask collection in two passes, not ``partial_fit``).
+    {covariance_estimator}
+        the shared covariance is ``sum_c n_c / n clone(estimator).fit(X_c).covariance_``
+        over the classes' rows ``X_c`` (scikit-learn's
+        ``LinearDiscriminantAnalysis(solver="lsqr", covariance_estimator=...)``).
+        {estimator_rules}
     n_components : None or int, default=None
         Coordinates of :meth:`transform`, from 1 to ``min(C - 1, d)`` (None: all).
     {bayes}
@@ -133,12 +157,24 @@ class LinearDiscriminant(
            [0.3333, 0.2222]])
     >>> lda.predict([[-0.8, -1.0]])
     array([1])
+
+    The shared covariance from a scikit-learn estimator (OAS shrinkage) on each class's
+    rows, pooled:
+
+    >>> from sklearn.covariance import OAS
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> lda = LinearDiscriminant(covariance_estimator=OAS()).fit(X, y)
+    >>> lda.predict_proba(X[[70, 77]]).round(4)
+    array([[0.    , 0.3038, 0.6962],
+           [0.    , 0.638 , 0.362 ]])
     """
 
     _fixed = {"covariance": "tied"}
     _parameters = {
         "reg_covar": "auto",
         "shrinkage": None,
+        "covariance_estimator": None,
         "n_components": None,
         "estimate": "ml",
         "prior": None,
@@ -198,6 +234,7 @@ class LinearDiscriminant(
         return (X - centre) @ scalings
 
     def _can_partial_fit(self):
+        self._refuse_streaming()
         if isinstance(self.shrinkage, str):
             raise AttributeError(
                 "partial_fit is not available with shrinkage='auto': Ledoit-Wolf needs all "
@@ -207,7 +244,8 @@ class LinearDiscriminant(
 
     @available_if(_can_partial_fit)
     def partial_fit(self, X, y, classes=None, sample_weight=None):
-        """Add a batch of labelled data (not with ``shrinkage='auto'``); see BayesClassifier."""
+        """Add a batch of labelled data (not with ``shrinkage='auto'`` or a
+        ``covariance_estimator``); see BayesClassifier."""
         return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
 
 

@@ -22,6 +22,19 @@ BAYES = """estimate : {"ml", "map", "predictive"}, default="ml"
         The prior of ``estimate="map"``/``"predictive"`` (None: mclust-like defaults,
         :mod:`bayesrule.likelihoods.conjugate`)."""
 
+#: the covariance estimator's parameter, for the presets' docstrings: its name and what it
+#: is (``{covariance_estimator}``), then what it gives (the preset's own text), then its
+#: rules (``{estimator_rules}``)
+COVARIANCE_ESTIMATOR = """covariance_estimator : None or a covariance estimator, default=None
+        Any object with ``fit(X)`` and a fitted ``covariance_`` (``sklearn.covariance``'s
+        ``OAS()``, ``LedoitWolf()``, ``ShrunkCovariance()``, ``MinCovDet()``, ...), in
+        place of the ML estimate:"""
+ESTIMATOR_RULES = """``reg_covar`` is still added to its diagonal (the default "auto" only where
+        it is singular). It needs ``fit`` with the data in memory (not ``partial_fit``,
+        a Dask collection, ``sample_weight`` or missing values) and excludes the other
+        estimates (``shrinkage``, RDA's ``pooling``, an ``estimate`` other than "ml"):
+        pick one (:mod:`bayesrule.likelihoods.estimated_covariance`)."""
+
 _FROM_PARAMETERS_DOC = """A fitted {name} from known parameters, with no data.
 
         Parameters
@@ -47,7 +60,12 @@ class _GaussianParameters:
     """Parameters, discriminant coefficients and ``from_parameters`` of Gaussian presets."""
 
     _family = Gaussian
-    _doc_parts = {"common": COMMON, "bayes": BAYES}
+    _doc_parts = {
+        "common": COMMON,
+        "bayes": BAYES,
+        "covariance_estimator": COVARIANCE_ESTIMATOR,
+        "estimator_rules": ESTIMATOR_RULES,
+    }
     _given: tuple[str, str]  # from_parameters' covariance argument: its name and shape
 
     def __init_subclass__(cls, **kwargs):
@@ -77,6 +95,14 @@ class _GaussianParameters:
         """Covariances in the structure's shape (full (C, d, d), tied (d, d), diag (C, d))."""
         check_is_fitted(self, "likelihood_")
         return self.likelihood_.covariances_
+
+    def _refuse_streaming(self) -> None:
+        """AttributeError (``partial_fit`` not available) with a covariance estimator."""
+        if self.covariance_estimator is not None:
+            raise AttributeError(
+                "partial_fit is not available with a covariance_estimator: it fits each "
+                "class's rows all at once; use fit with the data in memory."
+            )
 
     log_marginal_likelihood_ = fitted(
         "With estimate='map' or 'predictive': the evidence ``ln p(X_c)`` of each class's "

@@ -12,11 +12,11 @@ import math
 import numpy as np
 
 from ..estimators import ESTIMATORS
+from ..likelihoods.estimated_covariance import SKLEARN_ESTIMATORS
 from .legacy import _LEGACY, added_parameters, parameters_of
 
 _ARRAY_KINDS = "biufcUSmM"  # dtypes an array entry may have (no object, no structured)
 _LABEL_TYPES = (str, int, float, bool)
-
 
 #: classes a file may name besides the estimators (:data:`bayesrule.estimators.ESTIMATORS`):
 #: the objects they hold, as ``"module.Class"`` imported on first use (or :func:`register`)
@@ -52,8 +52,8 @@ _BUILTIN = [
     "bayesrule.decision.OutlierReject",
     "bayesrule.stats.moments.ClassMoments",
     "bayesrule.priors.Dirichlet",
+    *(f"sklearn.covariance.{name}" for name in SKLEARN_ESTIMATORS),  # covariance_estimator=
 ]
-
 _by_name: dict[str, type] = {}
 _by_class: dict[type, str] = {}
 _builtin_loaded = False

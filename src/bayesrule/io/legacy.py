@@ -31,6 +31,9 @@ ADDED_PARAMETERS = {
     # the Gaussian family and its presets: Bayesian estimates came later
     "estimate": "ml",
     "prior": None,
+    # the Gaussian family and LinearDiscriminant, QuadraticDiscriminant: the covariance
+    # from a scikit-learn estimator came later
+    "covariance_estimator": None,
     # mixtures: k-means starts (mclust's agglomerative start came later)
     "init": "kmeans",
 }

@@ -19,11 +19,10 @@ import numpy as np
 
 from .._text import block
 from ..stats.moments import ClassMoments, class_moments
-from . import bayesian, edda, gaussian_missing, rda
+from . import bayesian, edda, estimated_covariance, gaussian_missing, rda
 from .base import BLOCK_BYTES, SQUARING_LIMIT, Likelihood
 from .covariance import get_structure
 from .gaussian_blocks import fit_blocks
-from .ledoit_wolf import ledoit_wolf_fit
 from .marginal import diagonal_observed
 from .regularisation import check_counts, check_reg_covar, check_var_smoothing, regularise
 
@@ -73,6 +72,10 @@ class Gaussian(Likelihood):
         Student-t under ``prior`` (:mod:`bayesrule.likelihoods.bayesian`).
     prior : None, "empirical-bayes", NormalInverseWishart or NormalGamma, default=None
         The conjugate prior of ``estimate="map"``/``"predictive"`` (None: the default).
+    covariance_estimator : None or a scikit-learn covariance estimator, default=None
+        "full" and "tied" only: each class's covariance is the estimator's
+        ``covariance_`` on the class's rows (pooled with weights ``n_c / n`` when tied),
+        then ``reg_covar`` (:mod:`~bayesrule.likelihoods.estimated_covariance`).
 
     Examples
     --------
@@ -102,6 +105,7 @@ class Gaussian(Likelihood):
         pooling=0.0,
         estimate="ml",
         prior=None,
+        covariance_estimator=None,
     ):
         self.covariance = covariance
         self.reg_covar = reg_covar
@@ -110,6 +114,7 @@ class Gaussian(Likelihood):
         self.pooling = pooling
         self.estimate = estimate
         self.prior = prior
+        self.covariance_estimator = covariance_estimator
 
     largest_magnitude = SQUARING_LIMIT
 
@@ -117,9 +122,10 @@ class Gaussian(Likelihood):
     def input_kind(self) -> str:
         """What X may hold: "missing" (NaN) for the diagonal structure and for the others
         under maximum likelihood (:mod:`~bayesrule.likelihoods.gaussian_missing`), else
-        "dense" ("bic", the Bayesian estimates of the others; an invalid ``covariance``,
-        whose error comes at fit)."""
-        return "missing" if gaussian_missing.takes_missing(self) else "dense"
+        "dense" ("bic", the Bayesian estimates of the others, a ``covariance_estimator``;
+        an invalid ``covariance``, whose error comes at fit)."""
+        plain = self.covariance_estimator is None
+        return "missing" if plain and gaussian_missing.takes_missing(self) else "dense"
 
     # ----------------------------------------------------------------- statistics
     def _check_params(self):
@@ -128,6 +134,7 @@ class Gaussian(Likelihood):
         check_reg_covar(self.reg_covar)
         check_var_smoothing(self.var_smoothing)
         self._amounts(structure)
+        estimated_covariance.check(self, structure)
         bayesian.check(self, structure)
         return structure
 
@@ -156,14 +163,10 @@ class Gaussian(Likelihood):
                 "(not partial_fit or a Dask collection), impute them, or use "
                 "covariance='diag' (GaussianNB), which leaves missing features out."
             )
-        stats = class_moments(X, y, n_classes, sample_weight, kind=structure.stats_kind)
-        return stats
+        return class_moments(X, y, n_classes, sample_weight, kind=structure.stats_kind)
 
     def blockwise_reason(self) -> str | None:
-        if self._ledoit_wolf:
-            # not refused: fit_blocks makes the second pass over the blocks
-            return "shrinkage='auto' (Ledoit-Wolf) needs a second pass over the data"
-        return None
+        return estimated_covariance.blockwise_reason(self)
 
     def fit(self, X, y, n_classes, sample_weight=None):
         """Estimate the densities of ``n_classes`` classes from ``X`` and class indices ``y``."""
@@ -175,23 +178,22 @@ class Gaussian(Likelihood):
         self.em_choice_ = None  # EDDA's choice by EM over missing values, if any
         if structure.name != "diag" and self.input_kind == "missing" and np.isnan(X).any():
             return gaussian_missing.fit_missing(self, structure, X, y, n_classes, sample_weight)
-        if not self._ledoit_wolf:
+        if not estimated_covariance.from_rows(self):  # Ledoit-Wolf, covariance_estimator
             return self.set_statistics(self.statistics(X, y, n_classes, sample_weight))
-        self._check_params()
-        tied, covariance = ledoit_wolf_fit(X, y, n_classes, sample_weight, check_counts)
-        return self.set_statistics(tied, _covariance=covariance)
+        return self.set_statistics(*estimated_covariance.fit(self, X, y, n_classes, sample_weight))
 
     def fit_blocks(self, blocks, n_classes):
-        """Fit on row blocks (a :class:`~bayesrule._blocks.Blocks` of ``(X, y, w)``,
-        ``y`` class positions), as :meth:`fit` on all of them: the statistics of every
-        block merged; with ``shrinkage="auto"``, full class moments, then a second pass
-        for the Ledoit-Wolf sums (see :func:`~bayesrule.likelihoods.covariance.ledoit_wolf_sums`).
-        """
+        """Fit on row blocks (a :class:`~bayesrule._blocks.Blocks` of ``(X, y, w)``, ``y``
+        class positions) as :meth:`fit` on all of them: every block's statistics merged;
+        with ``shrinkage="auto"`` a second pass for the Ledoit-Wolf sums (refused with a
+        ``covariance_estimator``, which needs the rows in memory)."""
+        estimated_covariance.refuse_streaming(self, "a Dask collection (in blocks)")
         self.em_choice_ = None
         return fit_blocks(self, blocks, n_classes)
 
     def partial_fit(self, X, y, n_classes, sample_weight=None):
         """Add a block of data to the statistics and re-derive the parameters."""
+        estimated_covariance.refuse_streaming(self, "partial_fit")
         if self._ledoit_wolf or self._cross_validated():
             raise ValueError(
                 f"shrinkage={self.shrinkage!r}, pooling={self.pooling!r}: 'auto' or 'cv' "
@@ -201,12 +203,14 @@ class Gaussian(Likelihood):
         return super().partial_fit(X, y, n_classes, sample_weight)
 
     # ----------------------------------------------------------------- parameters
-    def set_statistics(self, stats: ClassMoments, *, _covariance=None):
+    def set_statistics(self, stats: ClassMoments, _covariance=None):
         """Turn statistics into parameters (ML estimates, then regularisation). EDDA
         chooses from ``stats``, unless it chose by EM over missing values
-        (``em_choice_``, :mod:`~bayesrule.likelihoods.gaussian_missing`)."""
+        (``em_choice_``, :mod:`~bayesrule.likelihoods.gaussian_missing`); ``_covariance``
+        is one the rows gave (:mod:`~bayesrule.likelihoods.estimated_covariance`)."""
         structure = self._check_params()
         check_counts(stats)
+        _covariance = estimated_covariance.kept(self, _covariance)
         chosen = self.covariance if isinstance(self.covariance, str) else structure.name
         bic = None
         if edda.choosing(self.covariance):  # EDDA: every model from the full moments
@@ -223,11 +227,9 @@ class Gaussian(Likelihood):
             cov = stats.scatter / stats.count
         else:
             cov = structure.estimate(edda.as_kind(stats, structure.stats_kind))
-        if structure.tied and structure.dense and not self._ledoit_wolf:
-            a = float(self.shrinkage or 0.0)
-            if a:
-                d = cov.shape[0]
-                cov = (1 - a) * cov + a * np.trace(cov) / d * np.eye(d)
+        if structure.tied and structure.dense and self.shrinkage not in (None, "auto"):
+            a, d = float(self.shrinkage), cov.shape[0]  # towards trace / d * I
+            cov = (1 - a) * cov + a * np.trace(cov) / d * np.eye(d)
         elif structure.name == "full":  # RDA: chosen by "cv", or given
             amounts = self._amounts(structure)
             if "cv" not in amounts:
@@ -254,7 +256,7 @@ class Gaussian(Likelihood):
         self.bic_ = self.predictive_ = None
         self._set_parameters(means, cov, means.mean(axis=0), None, given=name)
         self.stats_ = None
-        self.epsilon_, self.auto_regularisation_ = 0.0, None
+        self.epsilon_, self.auto_regularisation_, self.row_covariance_ = 0.0, None, None
         self.pending_ = None
         return self
 
