@@ -72,6 +72,7 @@ def test_storing_init_refuses_what_a_written_init_would(call, message):
             {
                 "reg_covar": "auto",
                 "shrinkage": None,
+                "covariance_estimator": None,
                 "n_components": None,
                 "estimate": "ml",
                 "prior": None,

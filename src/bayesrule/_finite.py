@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import scipy.sparse as sp
 
-from ._engines.threads import n_threads
+from ._engines.threads import n_threads, one_blas_thread
 
 #: arrays of at least this many values are checked for finiteness by worker threads
 THREADED_CHECK = 1 << 22
@@ -38,10 +38,12 @@ def _all_finite(values: np.ndarray, allow_nan: bool, limit: float = np.inf) -> b
     contiguous = values.flags.c_contiguous or values.flags.f_contiguous
     flat = values.ravel(order="K") if contiguous else None  # a view, in memory order
     workers = n_threads() if flat is not None and values.size >= THREADED_CHECK else 1
-    if workers <= 1:
-        return part(values)
-    with ThreadPoolExecutor(workers) as pool:
-        return all(pool.map(part, np.array_split(flat, workers)))
+    # vdot is BLAS's ddot: its threads would spin against ours and any busy process
+    with one_blas_thread():
+        if workers <= 1:
+            return part(values)
+        with ThreadPoolExecutor(workers) as pool:
+            return all(pool.map(part, np.array_split(flat, workers)))
 
 
 def check_magnitude(values, limit: float, family: str, columns=None) -> None:

@@ -8,6 +8,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._dask import blockwise, is_dask
 from .._dask import fit as dask_fit
+from .._engines.threads import few_columns_blas
 from .._text import labelled
 from .._validation import (
     check_class_counts,
@@ -138,7 +139,8 @@ class BayesClassifier(JointModel, Deciding, ClassifierMixin, BaseEstimator):
             counts = np.bincount(y_idx, weights=w, minlength=len(classes)).astype(float)
             check_class_counts(classes, counts)
             self._check_decision(classes, counts)  # bad priors or loss: before fitting
-            likelihood = labelled(classes, like.fit, X, y_idx, len(classes), w)
+            with few_columns_blas(X.shape[1]):
+                likelihood = labelled(classes, like.fit, X, y_idx, len(classes), w)
         except Exception:
             self._forget()  # a failed fit leaves an unfitted estimator, not a mixed one
             raise

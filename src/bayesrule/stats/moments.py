@@ -9,16 +9,14 @@ blocks merge with the pairwise rule of Chan, Golub and LeVeque (1979)::
     M     = M_a + M_b + (n_a * n_b / n) * delta delta^T
 
 so ``fit``, ``partial_fit`` and block-wise fitting share one code path. Three scatter
-layouts exist, chosen by what the covariance structure needs:
-
-* ``"full"``: one ``(d, d)`` scatter per class, shape ``(C, d, d)``;
-* ``"tied"``: the pooled within-class scatter, shape ``(d, d)``;
-* ``"diag"``: the diagonal of each class scatter, shape ``(C, d)``.
+layouts exist, chosen by what the covariance structure needs: ``"full"``, one ``(d, d)``
+scatter per class, ``(C, d, d)``; ``"tied"``, the pooled within-class scatter, ``(d,
+d)``; ``"diag"``, the diagonal of each class scatter, ``(C, d)``.
 
 Diagonal statistics also take missing values (NaN): a block with NaN counts, averages
 and scatters each feature over the rows where it is observed, so its ``count`` is per
-class *and* feature, shape ``(C, d)``; complete blocks keep ``(C,)`` counts, and
-:func:`merge` broadcasts one to the other (the rule above holds feature by feature).
+class *and* feature, ``(C, d)``; complete blocks keep ``(C,)`` counts, and :func:`merge`
+broadcasts one to the other (the rule holds feature by feature).
 
 Examples
 --------
@@ -30,9 +28,6 @@ Examples
 >>> whole.mean
 array([[ 2.,  4.],
        [11.,  1.]])
->>> whole.scatter / whole.count[:, None]          # ML variances
-array([[1., 4.],
-       [1., 1.]])
 >>> halves = merge(class_moments(X[::2], y[::2], 2, kind="diag"),
 ...                class_moments(X[1::2], y[1::2], 2, kind="diag"))
 >>> bool(np.allclose(halves.scatter, whole.scatter))
@@ -46,6 +41,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg.blas import dsyrk
 from scipy.sparse import csc_array
+
+from .._engines.threads import few_columns_blas
 
 KINDS = ("full", "tied", "diag")
 
@@ -185,11 +182,11 @@ def class_moments(
 ) -> ClassMoments:
     """Statistics of ``X`` grouped by the class indices ``y``.
 
-    Rows are processed in blocks of bounded size, combined with :func:`merge`. Full and
-    tied blocks are centred on their own class means; diagonal blocks use shifted sums
-    with an exact fallback where they would cancel (see ``CANCELLATION_LIMIT``).
-    Diagonal statistics take NaN as missing (counts then per class and feature); full
-    and tied ones refuse it with a ValueError.
+    Rows are processed in blocks of bounded size (BLAS single-threaded for few columns:
+    ``few_columns_blas``), combined with :func:`merge`. Full and tied blocks are centred
+    on their own class means; diagonal blocks use shifted sums with an exact fallback
+    where they would cancel (``CANCELLATION_LIMIT``). Diagonal statistics take NaN as
+    missing (counts per class and feature); full and tied ones refuse it (ValueError).
 
     Parameters
     ----------
@@ -211,11 +208,12 @@ def class_moments(
     step = min(_block_rows(d, n_classes), max(n, 1))
     work = _Workspace(step, d, n_classes, kind)
     total = empty(n_classes, d, kind)
-    for start in range(0, n, step):
-        stop = min(start + step, n)
-        w = None if sample_weight is None else sample_weight[start:stop]
-        block = _moments_of_block(X[start:stop], y[start:stop], n_classes, w, kind, work)
-        total = block if start == 0 else merge(total, block)
+    with few_columns_blas(d):
+        for start in range(0, n, step):
+            stop = min(start + step, n)
+            w = None if sample_weight is None else sample_weight[start:stop]
+            block = _moments_of_block(X[start:stop], y[start:stop], n_classes, w, kind, work)
+            total = block if start == 0 else merge(total, block)
     if kind != "diag" and not np.isfinite(total.mean).all() and np.isnan(X).any():
         raise ValueError(
             f"X contains NaN (missing values), which {kind!r} statistics (a dense "
