@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test bench compare-conformal lint clean
+.PHONY: demo test bench compare-conformal compare-mclust lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -27,6 +27,11 @@ bench: $(VENV)/.installed-bench
 # ConformalSet's sets against MAPIE's and crepes' (the bench extra); records in results.md
 compare-conformal: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/conformal_compare.py --record
+
+# mclust's 14 models, EDDA, MclustDA and cvMclustDA side by side (needs Rscript with
+# mclust: apt-get install r-base-core r-cran-mclust); writes benchmarks/mclust_results.md
+compare-mclust: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/mclust_models.py --out benchmarks/mclust_results.md
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

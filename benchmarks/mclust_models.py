@@ -33,6 +33,7 @@ Examples::
 
     .venv/bin/python benchmarks/mclust_models.py
     .venv/bin/python benchmarks/mclust_models.py --skip-speed --out /tmp/t.md
+    .venv/bin/python benchmarks/mclust_models.py --busy     # timings beside a busy process
 """
 
 from __future__ import annotations
@@ -370,6 +371,9 @@ def main(argv=None) -> int:
     parser.add_argument("--data", nargs="*", default=["iris", "wine", "penguins"])
     parser.add_argument("--repeat", type=int, default=3, help="best of this many timings")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument(
+        "--busy", action="store_true", help="time the speed rows with another process busy"
+    )
     parser.add_argument("--out", type=Path, help="also write the table here")
     args = parser.parse_args(argv)
     if shutil.which("Rscript") is None:
@@ -404,7 +408,15 @@ def main(argv=None) -> int:
             f"same MclustDA choices: {same_da}; largest CV error difference {worst_cv:.4f}"
         )
         if not args.skip_speed:
-            lines += speed(Path(tmp), args.repeat)
+            busy = None
+            if args.busy:  # one core kept busy by another process, for both libraries
+                busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                lines += ["", "(speed with another process keeping one core busy)"]
+            try:
+                lines += speed(Path(tmp), args.repeat)
+            finally:
+                if busy is not None:
+                    busy.kill()
     text = "\n".join(lines)
     print(text)
     if args.out:
