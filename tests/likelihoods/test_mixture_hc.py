@@ -169,3 +169,34 @@ def test_dask_blocks_start_from_the_same_tree():
             list(blocks.bic_[c].values()), list(memory.bic_[c].values()), rtol=1e-9
         )
     np.testing.assert_allclose(blocks.predict_proba(X), memory.predict_proba(X), atol=1e-12)
+
+
+def test_integer_weights_equal_repeated_rows_in_the_tree_and_the_fit():
+    X, y = load_iris(return_X_y=True)
+    w = np.random.default_rng(4).integers(1, 4, size=len(y))
+    Xr, yr = np.repeat(X, w, axis=0), np.repeat(y, w)
+    rows = np.repeat(np.arange(len(y)), w)
+    for k, labels in hierarchical_partitions(X[y == 1], [2, 3, 4], weights=w[y == 1]).items():
+        repeated = hierarchical_partitions(Xr[yr == 1], [k])[k]
+        np.testing.assert_array_equal(labels[np.repeat(np.arange(50), w[y == 1])], repeated)
+    kwargs = dict(covariance="VVV", init="hc", max_components=3)
+    weighted = GaussianMixtureBayes("bic", **kwargs).fit(X, y, sample_weight=w)
+    repeated = GaussianMixtureBayes("bic", **kwargs).fit(Xr, yr)
+    for c in weighted.bic_:
+        np.testing.assert_allclose(
+            list(weighted.bic_[c].values()), list(repeated.bic_[c].values()), rtol=1e-9
+        )
+    np.testing.assert_allclose(
+        weighted.predict_proba(X),
+        repeated.predict_proba(Xr)[np.unique(rows, return_index=True)[1]],
+        atol=1e-9,
+    )
+
+
+def test_more_components_than_distinct_rows_start_from_kmeans():
+    # the tree cannot cut 3 clusters from 2 distinct rows; k-means starts that k
+    X = np.array([[0.0, 0.0]] * 3 + [[1.0, 1.0]] * 3 + [[5.0, 5.0], [6.0, 5.5], [5.5, 6.2]] * 2)
+    y = np.repeat([0, 1], 6)
+    model = GaussianMixtureBayes(3, init="hc", random_state=0).fit(X, y)
+    assert model.mixtures_[0].n_components == 3
+    assert np.isfinite(model.predict_proba(X)).all()

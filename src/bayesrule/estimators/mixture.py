@@ -79,11 +79,14 @@ class GaussianMixtureBayes(Preset):
     init : {"kmeans", "hc"}, default="kmeans"
         EM's starts: ``n_init`` k-means partitions per class and k, or "hc", mclust's:
         one partition per k cut from a model-based agglomerative tree of the class
-        (:mod:`~bayesrule.likelihoods.mixture.hierarchical`; deterministic, ``n_init``
-        unused). "hc" also judges a search's candidates as mclust does (every one EM
-        fits gets its BIC; only a component at the variance floor is refused), so
-        ``GaussianMixtureBayes("bic", covariance="bic", init="hc", max_components=5,
-        reg_covar=0)`` chooses the models of mclust's ``MclustDA``.
+        (:mod:`~bayesrule.likelihoods.mixture.hierarchical`; ``n_init`` is unused, and
+        the starts depend on ``random_state`` only for a class of more than 2,000 rows,
+        whose tree grows on a random 2,000, the others joining the nearest cluster
+        mean; k-means starts a k above the class's distinct rows). "hc" also judges a
+        search's candidates as mclust does (every one EM fits gets its BIC; only a
+        component at the variance floor is refused), so ``GaussianMixtureBayes("bic",
+        covariance="bic", init="hc", max_components=5, reg_covar=0)`` chooses the
+        models of mclust's ``MclustDA``.
     random_state : None, int or numpy.random.RandomState, default=None
         Seeds the k-means initialisation (and ``n_init`` restarts).
     weights_init, means_init, precisions_init : dict, default=None

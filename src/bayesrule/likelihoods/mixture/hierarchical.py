@@ -12,7 +12,8 @@ that tree as mclust 6 does by default (``mclust.options("hcModelName") = "VVV"``
   their right singular vectors and each divided by the square root of its singular
   value;
 * **the first partition** (:func:`duplicate_groups`): identical rows start as one
-  cluster, every other row alone (mclust's ``dupPartition``);
+  cluster, every other row alone (mclust's ``dupPartition``); a row of sample weight w
+  counts as w repeated rows throughout (mclust takes no weights);
 * **the merges**: at each step the two clusters whose merge least increases
   ``sum_c T(c)``, with, for a cluster of ``l`` rows, scatter ``W`` (centred sum of squares
   and products) and trace ``t = tr(W)``:
@@ -46,15 +47,19 @@ __all__ = ["duplicate_groups", "hierarchical_partitions", "svd_scores"]
 ALPHA, BETA = 1.0, 1.0
 
 
-def svd_scores(X: np.ndarray) -> np.ndarray:
-    """The rows as mclust's ``hc(use="SVD")`` clusters them (module docstring)."""
-    sd = X.std(axis=0, ddof=1) if X.shape[0] > 1 else np.zeros(X.shape[1])
+def svd_scores(X: np.ndarray, weights=None) -> np.ndarray:
+    """The rows as mclust's ``hc(use="SVD")`` clusters them (module docstring); a row of
+    weight w counts as w repeated rows."""
+    w = np.ones(X.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
+    n = w.sum()
+    mean = w @ X / n
+    variance = w @ (X - mean) ** 2 / (n - 1) if n > 1 else np.zeros(X.shape[1])
     with np.errstate(divide="ignore", invalid="ignore"):
-        Z = (X - X.mean(axis=0)) / sd
+        Z = (X - mean) / np.sqrt(variance)
     Z = Z[:, np.isfinite(Z).all(axis=0)]
     if Z.shape[1] == 0:
         return np.zeros((X.shape[0], 1))
-    _, s, Vt = np.linalg.svd(Z, full_matrices=False)
+    _, s, Vt = np.linalg.svd(Z * np.sqrt(w)[:, None], full_matrices=False)
     keep = s > 0
     return (Z @ Vt[keep].T) / np.sqrt(s[keep])
 
@@ -71,20 +76,21 @@ class _Tree:
     """The clusters of an agglomeration: counts, means, scatters and terms, and each
     cluster's cheapest partner (a cost matrix with the merged-away rows at +inf)."""
 
-    def __init__(self, Z: np.ndarray, start: np.ndarray, model: str):
+    def __init__(self, Z: np.ndarray, start: np.ndarray, model: str, w: np.ndarray):
         self.model = model
         K = int(start.max()) + 1
         d = Z.shape[1]
         self.d = d
-        self.count = np.bincount(start, minlength=K).astype(float)
+        self.count = np.bincount(start, weights=w, minlength=K)
         self.mean = np.zeros((K, d))
-        np.add.at(self.mean, start, Z)
+        np.add.at(self.mean, start, w[:, None] * Z)
         self.mean /= self.count[:, None]
-        centred = Z - self.mean[start]
+        centred = (Z - self.mean[start]) * np.sqrt(w)[:, None]
         self.scatter = np.zeros((K, d, d))
         np.add.at(self.scatter, start, centred[:, :, None] * centred[:, None, :])
-        total = Z - Z.mean(axis=0)
-        self.alpha = max(ALPHA * float((total * total).sum()) / Z.size, np.finfo(float).eps)
+        total = (Z - w @ Z / w.sum()) * np.sqrt(w)[:, None]
+        spread = float((total * total).sum()) / (w.sum() * d)
+        self.alpha = max(ALPHA * spread, np.finfo(float).eps)
         self.trace = np.trace(self.scatter, axis1=-2, axis2=-1).copy()
         self.term = self._terms(self.count, self.trace, lambda mask: self.scatter[mask])
         self.alive = np.ones(K, dtype=bool)
@@ -155,25 +161,29 @@ class _Tree:
         return i, j
 
 
-def hierarchical_partitions(X, ks, model: str | None = None) -> dict[int, np.ndarray]:
+def hierarchical_partitions(
+    X, ks, model: str | None = None, weights=None
+) -> dict[int, np.ndarray]:
     """The partitions of the rows of ``X`` into k clusters for every k in ``ks``, cut from
     one tree built as mclust's default ``hc`` builds it (module docstring): labels
     0 .. k-1 numbered by first appearance.
 
     ``model``: "VVV" or "EII"; None takes mclust's choice, VVV when the rows outnumber
-    the columns and EII otherwise. A k above the number of distinct rows is left out.
+    the columns and EII otherwise. ``weights``: a row of weight w counts as w repeated
+    rows (which start as one cluster). A k above the number of distinct rows is left out.
     """
     X = np.asarray(X, dtype=np.float64)
-    Z = svd_scores(X)
+    w = np.ones(X.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
+    Z = svd_scores(X, w)
     if model is None:
-        model = "VVV" if X.shape[0] > X.shape[1] else "EII"
+        model = "VVV" if w.sum() > X.shape[1] else "EII"
     labels = duplicate_groups(X)
     K = int(labels.max()) + 1
     wanted = sorted({int(k) for k in ks if 1 <= int(k) <= K}, reverse=True)
     out: dict[int, np.ndarray] = {}
     if not wanted:
         return out
-    tree = _Tree(Z, labels, model) if K > wanted[-1] else None
+    tree = _Tree(Z, labels, model, w) if K > wanted[-1] else None
     owner = np.arange(K)  # each starting cluster's current cluster
     for k in range(K, wanted[-1] - 1, -1):
         if k < K:

@@ -102,15 +102,18 @@ def _canonical(labels: np.ndarray) -> bytes:
     return rank[inverse].tobytes()
 
 
-def hc_starts(X, ks, rs) -> dict[int, list[np.ndarray]]:
+def hc_starts(X, ks, rs, w=None) -> dict[int, list[np.ndarray]]:
     """One partition of the rows per k in ``ks``, cut from mclust's agglomerative tree
-    (:func:`~bayesrule.likelihoods.mixture.hierarchical.hierarchical_partitions`). Above
-    :data:`HC_ROWS` rows the tree grows on a random subset of that many (drawn from
-    ``rs``, as mclust draws its ``subset``) and each other row joins the cluster of
-    nearest mean. Sample weights do not enter the tree (mclust takes none)."""
+    (:func:`~bayesrule.likelihoods.mixture.hierarchical.hierarchical_partitions`, rows
+    of weight ``w`` as that many repeated rows). Above :data:`HC_ROWS` rows the tree
+    grows on a random subset of that many (drawn from ``rs``, as mclust draws its
+    ``subset``) and each other row joins the cluster of nearest mean."""
     n = X.shape[0]
     sub = np.sort(rs.choice(n, HC_ROWS, replace=False)) if n > HC_ROWS else None
-    parts = hierarchical_partitions(X if sub is None else X[sub], ks)
+    if sub is None:
+        parts = hierarchical_partitions(X, ks, weights=w)
+    else:
+        parts = hierarchical_partitions(X[sub], ks, weights=None if w is None else w[sub])
     if sub is None:
         return {k: [labels] for k, labels in parts.items()}
     out = {}
@@ -131,10 +134,12 @@ def draw_starts(
     them. In a ``search`` (BIC chooses), small classes use :func:`seeded_kmeans`, k = 1
     has its one partition without a draw, and a partition equal to an earlier one of the
     same k (up to the order of its clusters) is dropped: its EM run would repeat that
-    one's. ``init="hc"``: one partition per k from :func:`hc_starts` instead."""
-    if init == "hc" and len(ks):
-        return hc_starts(X, ks, rs)
+    one's. ``init="hc"``: one partition per k from :func:`hc_starts` instead (k-means
+    for a k above the number of distinct rows, which the tree cannot cut)."""
     out = {}
+    if init == "hc" and len(ks):
+        out = hc_starts(X, ks, rs, w)  # without the k above the distinct rows
+        ks = [k for k in ks if k not in out]  # those start from k-means (EM empties some)
     for k in ks:
         if search and k == 1:
             out[k] = [np.zeros(X.shape[0], dtype=np.int64)]
