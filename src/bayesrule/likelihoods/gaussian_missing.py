@@ -8,7 +8,8 @@ estimate with the family's regularisation. A row with every value missing says n
 about any class's density and is left out. EM needs the rows in memory: ``partial_fit``
 and Dask collections refuse NaN for these structures.
 
-EDDA (``covariance="bic"``) runs that EM for each of mclust's 14 models and keeps the
+EDDA (``covariance="bic"``) runs that EM for each of mclust's 14 models (to a
+looser tolerance, :data:`SEARCH`; the chosen one's then to convergence) and keeps the
 largest ``BIC = 2 ln L - df ln n``, ``ln L`` the observed-data log-likelihood
 ``sum_i ln N(x_io; mu_yi, Sigma_yi,oo)`` (each row's observed coordinates) at the
 fitted parameters, ``df`` and ``n`` as without missing values
@@ -25,14 +26,23 @@ missing, ``ln p(x|w) = 0`` for every class.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from ..stats.missing_em import fit_gaussian_missing
+from ..stats.missing_start import start_moments
 from . import edda
 from .covariance import get_structure
 from .marginal import log_density_observed
 from .parametrisation import MODELS, n_covariance_parameters
 from .regularisation import check_reg_covar, regularise
+
+#: EDDA's search over missing values: each of the 14 models' EM stops at this relative
+#: change of the log-likelihood or after this many steps (their BICs are compared
+#: there; the chosen model's EM then runs to 1e-8)
+SEARCH = {"tol": 1e-6, "max_iter": 100}
 
 
 def takes_missing(like) -> bool:
@@ -77,33 +87,60 @@ def fit_missing(like, structure, X, y, n_classes, sample_weight):
     w = None if sample_weight is None else sample_weight[keep]
     if edda.choosing(like.covariance):
         return _fit_edda(like, X, y, n_classes, w)
-    estimate = _estimator(like, structure, n_classes, X.shape[1])
-    stats, like.n_iter_, _ = fit_gaussian_missing(X, y, n_classes, w, estimate)
+    stats, like.n_iter_, _ = _em(like, structure, X, y, n_classes, w)
     return like.set_statistics(edda.as_kind(stats, structure.stats_kind))
 
 
+def _em(like, structure, X, y, n_classes, w, **search):
+    """:func:`~bayesrule.stats.missing_em.fit_gaussian_missing` with ``structure``'s M
+    step; its ConvergenceWarning names the structure (or, with ``search`` settings,
+    is left out: a candidate of EDDA's search)."""
+    estimate = _estimator(like, structure, n_classes, X.shape[1])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        fit = fit_gaussian_missing(X, y, n_classes, w, estimate, **search)
+    for warning in caught:
+        if not issubclass(warning.category, ConvergenceWarning):
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+        elif not search:
+            change = np.diff(fit[2][-2:])
+            warnings.warn(
+                f"EM over the missing values (covariance={structure.name!r}) did not "
+                f"converge in {fit[1]} steps (last change of the log-likelihood "
+                f"{change[0] if change.size else np.nan:.3g}); the parameters are the last "
+                "step's. Impute the missing values, or drop the rows that miss most, for "
+                "a converged fit.",
+                ConvergenceWarning,
+                stacklevel=4,
+            )
+    return fit
+
+
 def _fit_edda(like, X, y, n_classes: int, w):
-    """EDDA over missing values (module docstring): every model's EM, the largest BIC."""
+    """EDDA over missing values (module docstring): every model's EM, searched with
+    :data:`SEARCH` settings, the largest BIC; the chosen model's EM then runs to
+    convergence."""
     d = X.shape[1]
     n = float(X.shape[0] if w is None else w.sum())
-    table, fits = {}, {}
+
+    def bic(model, trace) -> float:
+        df = n_classes * d + n_covariance_parameters(model, n_classes, d)
+        return float(2.0 * trace[-1] - df * np.log(n))
+
+    start_moments(X, y, n_classes, w)  # a feature never observed: its own error, first
+    table = {}
     for model in MODELS:
-        structure = get_structure(model)
         try:
-            fit = fit_gaussian_missing(
-                X, y, n_classes, w, _estimator(like, structure, n_classes, d)
-            )
+            fit = _em(like, get_structure(model), X, y, n_classes, w, **SEARCH)
         except (ValueError, np.linalg.LinAlgError):  # a singular covariance: mclust's NA
             table[model] = float("nan")
             continue
-        df = n_classes * d + n_covariance_parameters(model, n_classes, d)
-        table[model] = float(2.0 * fit[2][-1] - df * np.log(n))
-        fits[model] = fit
-    scores = np.array(list(table.values()))
-    if np.isnan(scores).all():
-        edda.choose_from(table)  # raises Undetermined, naming the fixes
-    chosen = MODELS[int(np.nanargmax(scores))]
-    stats, like.n_iter_, _ = fits[chosen]
+        table[model] = bic(model, fit[2])
+    chosen, _ = edda.choose_from(table)  # Undetermined (naming the fixes) if none fits
+    stats, like.n_iter_, trace = _em(like, get_structure(chosen), X, y, n_classes, w)
+    table[chosen] = bic(chosen, trace)
     like.em_choice_ = (chosen, table)  # set_statistics keeps it (and so does loading)
     return like.set_statistics(stats)
 
