@@ -81,9 +81,10 @@ def refuse_nonfinite(X, allow_nan: bool, name: str) -> None:
     raise ValueError(
         f"Input X contains NaN (row {i}, column {j}): a missing value, which {name} cannot "
         "leave out. Impute it (sklearn.impute.SimpleImputer in a pipeline), drop the rows, "
-        "or use a model that takes missing values (GaussianNB, QuadraticDiscriminant, "
-        "LinearDiscriminant, GaussianBayes and GaussianMixtureBayes under maximum "
-        "likelihood, KernelNB, MixedNB)."
+        "or use a model that takes missing values: GaussianNB, KernelNB, MixedNB, or "
+        "QuadraticDiscriminant, LinearDiscriminant, GaussianBayes and GaussianMixtureBayes "
+        "at their defaults (maximum likelihood: no estimate='map'/'predictive', prior, "
+        "shrinkage, pooling or covariance_estimator)."
     )
 
 

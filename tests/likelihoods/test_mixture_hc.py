@@ -146,8 +146,10 @@ def test_a_covariance_per_class_fits_each_class_as_alone():
         ("full", 1),
         ("full", 2),
     }
-    with pytest.raises(ValueError, match=r"covariance\[0\] must be one of"):
+    with pytest.raises(ValueError, match=r"covariance\['setosa'\] must be one of"):
         GaussianMixtureBayes(1, covariance={"setosa": "XYZ"}).fit(X, labels)
+    with pytest.raises(TypeError, match=r"covariance\['setosa'\] must be a string"):
+        GaussianMixtureBayes(1, covariance={"setosa": 3}).fit(X, labels)
     with pytest.raises(ValueError, match="not classes of y"):
         GaussianMixtureBayes(1, covariance={"daisy": "EEE"}).fit(X, labels)
 

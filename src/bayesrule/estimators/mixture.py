@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._validation import check_integer, fit_labels
 from ..likelihoods.mixture import MIXTURE, Mixture
+from ..likelihoods.mixture.checks import check_covariance_name
 from .preset import Preset
 
 #: the parameters that may be dictionaries from class label to a value
@@ -321,6 +322,9 @@ def _by_position(name, value, classes, counts):
         if name == "n_components":
             for label, k in value.items():
                 check_integer(f"n_components[{label!r}]", k, 1)
+        if name == "covariance":  # named by label here (the likelihood has positions)
+            for label, structure in value.items():
+                check_covariance_name(structure, f"covariance[{label!r}]")
         value = {position[_key(k)]: v for k, v in value.items()}
     if name == "n_components" and not isinstance(value, str):
         wanted = value if isinstance(value, Mapping) else dict.fromkeys(range(len(labels)), value)

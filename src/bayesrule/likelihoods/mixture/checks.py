@@ -90,6 +90,22 @@ def _check_previous(previous, covariance: str, K: int, d: int):
         )
 
 
+def check_covariance_name(covariance, named: str = "covariance") -> None:
+    """TypeError unless ``covariance`` is a string, ValueError unless it names a
+    structure or a search; ``named`` is how the message names it."""
+    if not isinstance(covariance, str):
+        raise TypeError(
+            f"{named} must be a string naming a structure (e.g. 'full' or 'VEV') or "
+            f"'bic', got {type(covariance).__name__} {covariance!r}"
+        )
+    if searched(covariance) is None and covariance not in NAMES:
+        raise ValueError(
+            f"{named} must be one of scikit-learn's {list(COVARIANCES)}, mclust's "
+            f"{list(MCLUST_MODELS)}, 'bic' (BIC chooses among mclust's 14) or 'sklearn' "
+            f"(among scikit-learn's four), or a dict of them per class, got {covariance!r}"
+        )
+
+
 def check_mixture_params(mixture, n_classes: int) -> dict:
     """A :class:`Mixture`'s validated settings (its initial parameters by name);
     ValueError/TypeError naming the parameter."""
@@ -102,6 +118,8 @@ def check_mixture_params(mixture, n_classes: int) -> dict:
     else:
         check_integer("n_init", mixture.n_init, 1)
     check_integer("max_components", mixture.max_components, 1)
+    if not isinstance(mixture.init, str):
+        raise TypeError(f"init must be 'kmeans' or 'hc', got {type(mixture.init).__name__}")
     if mixture.init not in INIT_METHODS:
         raise ValueError(
             f"init must be one of {list(INIT_METHODS)} (k-means partitions, or mclust's "
@@ -113,15 +131,7 @@ def check_mixture_params(mixture, n_classes: int) -> dict:
     else:
         covariances = {None: covariances}
     for c, covariance in covariances.items():
-        named = "covariance" if c is None else f"covariance[{c}]"
-        if not isinstance(covariance, str) or (
-            searched(covariance) is None and covariance not in NAMES
-        ):
-            raise ValueError(
-                f"{named} must be one of scikit-learn's {list(COVARIANCES)}, mclust's "
-                f"{list(MCLUST_MODELS)}, 'bic' (BIC chooses among mclust's 14) or 'sklearn' "
-                f"(among scikit-learn's four), or a dict of them per class, got {covariance!r}"
-            )
+        check_covariance_name(covariance, "covariance" if c is None else f"covariance[{c}]")
         check_prior_spec(getattr(mixture, "prior", None), covariance)
     k = mixture.n_components
     if isinstance(k, str):
