@@ -161,9 +161,7 @@ class _Tree:
         return i, j
 
 
-def hierarchical_partitions(
-    X, ks, model: str | None = None, weights=None
-) -> dict[int, np.ndarray]:
+def hierarchical_partitions(X, ks, model: str | None = None, weights=None) -> dict[int, np.ndarray]:
     """The partitions of the rows of ``X`` into k clusters for every k in ``ks``, cut from
     one tree built as mclust's default ``hc`` builds it (module docstring): labels
     0 .. k-1 numbered by first appearance.
