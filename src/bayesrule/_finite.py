@@ -4,6 +4,7 @@ large arrays), and the messages that name the first bad cell by row and column."
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 
 import numpy as np
 import scipy.sparse as sp
@@ -38,8 +39,9 @@ def _all_finite(values: np.ndarray, allow_nan: bool, limit: float = np.inf) -> b
     contiguous = values.flags.c_contiguous or values.flags.f_contiguous
     flat = values.ravel(order="K") if contiguous else None  # a view, in memory order
     workers = n_threads() if flat is not None and values.size >= THREADED_CHECK else 1
-    # vdot is BLAS's ddot: its threads would spin against ours and any busy process
-    with one_blas_thread():
+    # vdot (bounded) is BLAS's ddot: its threads would spin against ours and any busy
+    # process; the plain sum needs no BLAS (and no process-wide limit)
+    with one_blas_thread() if bounded else nullcontext():
         if workers <= 1:
             return part(values)
         with ThreadPoolExecutor(workers) as pool:

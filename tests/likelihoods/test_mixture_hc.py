@@ -53,9 +53,11 @@ def test_svd_scores_are_whitened_and_drop_constant_columns():
     X = rng.normal(size=(40, 3)) @ np.array([[2.0, 0.5, 0.0], [0.0, 1.0, 0.3], [0.0, 0.0, 3.0]])
     Z = svd_scores(np.column_stack([X, np.full(40, 7.0)]))
     assert Z.shape == (40, 3)  # the constant column is dropped
-    # the scores are uncorrelated, each of variance 1 / (s_j (n - 1)) ... times s_j^2
-    cov = Z.T @ Z
-    np.testing.assert_allclose(cov, np.diag(np.diag(cov)), atol=1e-10)
+    # scores Z V / sqrt(s) of the standardised Z = U S V^T: uncorrelated, and each
+    # column's sum of squares its singular value s_j
+    standard = (X - X.mean(axis=0)) / X.std(axis=0, ddof=1)
+    s = np.linalg.svd(standard, compute_uv=False)
+    np.testing.assert_allclose(Z.T @ Z, np.diag(s), atol=1e-10)
 
 
 def test_identical_rows_start_together_and_stay_together():

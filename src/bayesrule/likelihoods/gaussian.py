@@ -158,7 +158,7 @@ class Gaussian(Likelihood):
         structure = self._check_params()
         if structure.name != "diag" and np.isnan(X).any():
             raise ValueError(
-                f"X contains NaN (missing values), which covariance={structure.name!r} "
+                f"X contains NaN (missing values), which covariance={self.covariance!r} "
                 "fills in by EM over all the rows at once: use fit with the data in memory "
                 "(not partial_fit or a Dask collection), impute them, or use "
                 "covariance='diag' (GaussianNB), which leaves missing features out."
