@@ -53,12 +53,18 @@ MODELS = (
     "VEE", "EVE", "VVE", "EEV", "VEV", "EVV", "VVV",
 )  # fmt: skip
 
-R_EDDA = r"""
+#: every R script's start: mclust, and the table written by write_table as X and y
+R_READ = r"""
 suppressMessages(library(mclust))
 args <- commandArgs(trailingOnly = TRUE)
 d <- read.csv(args[1])
 X <- as.matrix(d[, grep("^x", names(d))])
 y <- factor(d$y)
+"""
+
+R_EDDA = (
+    R_READ
+    + r"""
 # the iterative M steps (VEI, VEE, VEV, EVE, VVE) run to convergence, as bayesrule's do
 tight <- emControl(tol = c(1e-12, 1e-14), itmax = c(1e6, 1e6))
 lines <- c()
@@ -80,13 +86,11 @@ best <- MclustDA(X, y, modelType = "EDDA", verbose = FALSE)
 lines <- c(lines, paste("chosen", best$models[[1]]$modelName))
 writeLines(lines, args[2])
 """
+)
 
-R_MCLUSTDA = r"""
-suppressMessages(library(mclust))
-args <- commandArgs(trailingOnly = TRUE)
-d <- read.csv(args[1])
-X <- as.matrix(d[, grep("^x", names(d))])
-y <- factor(d$y)
+R_MCLUSTDA = (
+    R_READ
+    + r"""
 m <- MclustDA(X, y, verbose = FALSE)
 lines <- c()
 for (c in names(m$models)) {
@@ -103,13 +107,11 @@ lines <- c(lines, sprintf("ce %.17g", cv$ce), paste("fold", paste(fold, collapse
            paste("pred", paste(as.character(cv$classification), collapse = " ")))
 writeLines(lines, args[2])
 """
+)
 
-R_SPEED = r"""
-suppressMessages(library(mclust))
-args <- commandArgs(trailingOnly = TRUE)
-d <- read.csv(args[1])
-X <- as.matrix(d[, grep("^x", names(d))])
-y <- factor(d$y)
+R_SPEED = (
+    R_READ
+    + r"""
 invisible(MclustDA(X[1:300, ], y[1:300], modelType = "EDDA", modelNames = "VVV", verbose = FALSE))
 lines <- c()
 for (mn in mclust.options("emModelNames")) {
@@ -122,6 +124,7 @@ for (mn in mclust.options("emModelNames")) {
 }
 writeLines(lines, args[2])
 """
+)
 
 
 # --------------------------------------------------------------------------- data

@@ -128,9 +128,15 @@ def bic_table(stats: ClassMoments, models=MODELS) -> dict[str, float]:
         except Undetermined:
             table[model] = float("nan")
             continue
-        df = C * d + n_covariance_parameters(model, C, d)
-        table[model] = float(2.0 * class_log_likelihood(n, scatter, covs) - df * np.log(n.sum()))
+        table[model] = bic_value(model, class_log_likelihood(n, scatter, covs), C, d, n.sum())
     return table
+
+
+def bic_value(model: str, log_likelihood: float, n_classes: int, d: int, n: float) -> float:
+    """EDDA's ``2 ln L - df ln n`` of ``model``: ``df`` the class means and the
+    covariance parameters (module docstring)."""
+    df = n_classes * d + n_covariance_parameters(model, n_classes, d)
+    return float(2.0 * log_likelihood - df * np.log(n))
 
 
 def choose(stats: ClassMoments) -> tuple[str, dict[str, float]]:

@@ -121,11 +121,9 @@ class Gaussian(Likelihood):
     @property
     def input_kind(self) -> str:
         """What X may hold: "missing" (NaN) for the diagonal structure and for the others
-        under maximum likelihood (:mod:`~bayesrule.likelihoods.gaussian_missing`), else
-        "dense" ("bic", the Bayesian estimates of the others, a ``covariance_estimator``;
-        an invalid ``covariance``, whose error comes at fit)."""
-        plain = self.covariance_estimator is None
-        return "missing" if plain and gaussian_missing.takes_missing(self) else "dense"
+        (EDDA's "bic" too) under maximum likelihood, else "dense"
+        (:func:`~bayesrule.likelihoods.gaussian_missing.takes_missing`)."""
+        return "missing" if gaussian_missing.takes_missing(self) else "dense"
 
     # ----------------------------------------------------------------- statistics
     def _check_params(self):

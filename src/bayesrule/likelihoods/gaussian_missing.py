@@ -36,7 +36,7 @@ from ..stats.missing_start import start_moments
 from . import edda
 from .covariance import get_structure
 from .marginal import log_density_observed
-from .parametrisation import MODELS, n_covariance_parameters
+from .parametrisation import MODELS
 from .regularisation import check_reg_covar, regularise
 
 #: EDDA's search over missing values: each of the 14 models' EM stops at this relative
@@ -47,10 +47,11 @@ SEARCH = {"tol": 1e-6, "max_iter": 100}
 
 def takes_missing(like) -> bool:
     """Whether the Gaussian family ``like`` accepts NaN: a diagonal structure always
-    (left out feature by feature); any other named structure under plain maximum
-    likelihood (not "bic", a Bayesian estimate, RDA or shrinkage)."""
+    (left out feature by feature); any other named structure, and "bic", under plain
+    maximum likelihood (not a Bayesian estimate, RDA, shrinkage or a covariance
+    estimator)."""
     name = getattr(like.covariance, "name", like.covariance)
-    if not isinstance(name, str):
+    if not isinstance(name, str) or getattr(like, "covariance_estimator", None) is not None:
         return False
     if name == "bic":
         name = "full"  # EDDA: every model by EM
@@ -124,11 +125,6 @@ def _fit_edda(like, X, y, n_classes: int, w):
     convergence."""
     d = X.shape[1]
     n = float(X.shape[0] if w is None else w.sum())
-
-    def bic(model, trace) -> float:
-        df = n_classes * d + n_covariance_parameters(model, n_classes, d)
-        return float(2.0 * trace[-1] - df * np.log(n))
-
     start_moments(X, y, n_classes, w)  # a feature never observed: its own error, first
     table = {}
     for model in MODELS:
@@ -137,10 +133,10 @@ def _fit_edda(like, X, y, n_classes: int, w):
         except (ValueError, np.linalg.LinAlgError):  # a singular covariance: mclust's NA
             table[model] = float("nan")
             continue
-        table[model] = bic(model, fit[2])
+        table[model] = edda.bic_value(model, fit[2][-1], n_classes, d, n)
     chosen, _ = edda.choose_from(table)  # Undetermined (naming the fixes) if none fits
     stats, like.n_iter_, trace = _em(like, get_structure(chosen), X, y, n_classes, w)
-    table[chosen] = bic(chosen, trace)
+    table[chosen] = edda.bic_value(chosen, trace[-1], n_classes, d, n)
     like.em_choice_ = (chosen, table)  # set_statistics keeps it (and so does loading)
     return like.set_statistics(stats)
 

@@ -109,17 +109,16 @@ def hc_starts(X, ks, rs, w=None) -> dict[int, list[np.ndarray]]:
     grows on a random subset of that many (drawn from ``rs``, as mclust draws its
     ``subset``) and each other row joins the cluster of nearest mean."""
     n = X.shape[0]
-    sub = np.sort(rs.choice(n, HC_ROWS, replace=False)) if n > HC_ROWS else None
-    if sub is None:
-        parts = hierarchical_partitions(X, ks, weights=w)
-    else:
-        parts = hierarchical_partitions(X[sub], ks, weights=None if w is None else w[sub])
-    if sub is None:
-        return {k: [labels] for k, labels in parts.items()}
+    if n <= HC_ROWS:
+        return {k: [labels] for k, labels in hierarchical_partitions(X, ks, weights=w).items()}
+    sub = np.sort(rs.choice(n, HC_ROWS, replace=False))
+    Xs = X[sub]
+    parts = hierarchical_partitions(Xs, ks, weights=None if w is None else w[sub])
+    squares = (X * X).sum(axis=1)[:, None]
     out = {}
     for k, labels in parts.items():
-        means = np.stack([X[sub][labels == j].mean(axis=0) for j in range(k)])
-        distances = (X * X).sum(axis=1)[:, None] - 2.0 * X @ means.T + (means * means).sum(axis=1)
+        means = np.stack([Xs[labels == j].mean(axis=0) for j in range(k)])
+        distances = squares - 2.0 * X @ means.T + (means * means).sum(axis=1)
         full = distances.argmin(axis=1)
         full[sub] = labels
         out[k] = [full]
