@@ -94,8 +94,9 @@ def few_columns_blas(n_features: int):
     """:func:`one_blas_thread` for data of at most :data:`FEW_COLUMNS` features, else a
     context that changes nothing. A fit's products are then skinny or d x d: BLAS's
     threads cannot share them out, and they spin against any other busy process
-    (measured on a 2-core machine with one busy process: QDA's fit of 20,000 x 5 rows
-    took 6 ms with one BLAS thread and 25 ms with two)."""
+    (measured on a 2-core machine beside one busy process, medians of 5: QDA's fit of
+    1,000,000 x 50 rows took 0.48 s with one BLAS thread and 0.95 s with two; of 20,000
+    x 5 rows 4.3 ms and 5.6 ms)."""
     return one_blas_thread() if n_features <= FEW_COLUMNS else nullcontext()
 
 
