@@ -1,0 +1,145 @@
+"""Scoring by table lookup: the log-joint of a semi-naive model over encoded rows.
+
+Every semi-naive model (SPODE, AODE, AnDE, TAN, KDB, selective KDB) scores a row the
+same way. It is a list of *components* (one per super-parent set for AnDE, one network
+for TAN and KDB); a component's score of a row for class c is a sum of *factors*, each
+a lookup in one flat log-table ``table`` of shape (cells, C) at the cell
+
+    base_f + sum_k key(row, cols_fk) * mults_fk,
+
+where a column's key is its code (0 .. O_j - 1 a value seen in training, O_j one never
+seen, O_j + 1 missing) or, for a factor term marked ``parent``, its *slot*:
+``min(code, O_j)`` (the slot O_j meaning "this parent is unavailable"). A column index
+of -1 ends a factor's terms. The components are averaged in probability space,
+
+    out(c, row) = ln( sum_t w_t g_t(row) exp(s_t(c, row)) / sum_t w_t g_t(row) ),
+
+``w_t = exp(log_weight_t)`` and ``g_t(row) >= 0`` a per-row gate looked up the same way
+in ``gate_table`` (one gate factor per component; AODE's is 1 where the super-parent's
+value was seen ``min_count`` times, else 0). With one component and no gate the output
+is the sum itself. :func:`score` returns it with the gate sum per row; a row whose gates
+are all 0 gets -inf there and the caller gives it a fallback (naive Bayes).
+
+:func:`score` works on row blocks of bounded memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._blocks import BLOCK_BYTES
+
+
+@dataclass(frozen=True)
+class Factors:
+    """Where factors look up: per factor its base cell and up to K (column, multiplier,
+    parent?) terms, ``cols`` -1 where a factor has fewer."""
+
+    base: np.ndarray  # (F,) intp
+    cols: np.ndarray  # (F, K) intp, -1: no term
+    mults: np.ndarray  # (F, K) intp
+    parent: np.ndarray  # (F, K) bool: the term keys on the slot, not the code
+
+    @classmethod
+    def build(cls, rows) -> Factors:
+        """From a list of ``(base, [(col, mult, parent), ...])``."""
+        K = max([len(terms) for _, terms in rows] + [1])
+        F = len(rows)
+        cols = np.full((F, K), -1, dtype=np.intp)
+        mults = np.zeros((F, K), dtype=np.intp)
+        parent = np.zeros((F, K), dtype=bool)
+        base = np.zeros(F, dtype=np.intp)
+        for f, (b, terms) in enumerate(rows):
+            base[f] = b
+            for k, (col, mult, is_parent) in enumerate(terms):
+                cols[f, k], mults[f, k], parent[f, k] = col, mult, is_parent
+        return cls(base, cols, mults, parent)
+
+    def cells(self, codes: np.ndarray, slots: np.ndarray, which: slice | np.ndarray) -> np.ndarray:
+        """The cells (rows, F') of the factors ``which`` for encoded rows."""
+        base, cols = self.base[which], self.cols[which]
+        mults, parent = self.mults[which], self.parent[which]
+        out = np.broadcast_to(base, (codes.shape[0], base.size)).copy()
+        for k in range(cols.shape[1]):
+            col = cols[:, k]
+            on = col >= 0
+            if not on.any():
+                continue
+            keys = np.where(parent[on, k], slots[:, col[on]], codes[:, col[on]])
+            out[:, on] += keys * mults[on, k]
+        return out
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A semi-naive model ready to score: tables, factors and components."""
+
+    table: np.ndarray  # (cells, C) float64 log-values
+    factors: Factors
+    starts: np.ndarray  # (T + 1,) intp: component t owns factors starts[t]:starts[t + 1]
+    log_weight: np.ndarray | None = None  # (T,); None: equal weights
+    gates: Factors | None = None  # one factor per component, into gate_table
+    gate_table: np.ndarray | None = None  # (gate cells,) float64 >= 0
+
+    @property
+    def n_components(self) -> int:
+        return self.starts.size - 1
+
+
+def slots_of(codes: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Parent slots of the codes: ``min(code, O_j)``."""
+    return np.minimum(codes, sizes)
+
+
+def score(plan: Plan, codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(out, gate_sum)``: the averaged log-score (C, n) class-major, and per row the sum
+    of its gates' weights (0: no component usable; ``out`` is -inf there). One component
+    without gates: the sum of its factors, gate_sum 1."""
+    n = codes.shape[0]
+    C = plan.table.shape[1]
+    out = np.empty((C, n))
+    used = np.empty(n)
+    step = max(256, BLOCK_BYTES // (8 * C * max(plan.factors.base.size, 1) * 2))
+    for start in range(0, n, step):
+        part = slice(start, min(n, start + step))
+        out[:, part], used[part] = _score_block(plan, codes[part], slots_of(codes[part], sizes))
+    return out, used
+
+
+def _score_block(plan: Plan, codes, slots) -> tuple[np.ndarray, np.ndarray]:
+    rows = codes.shape[0]
+    C = plan.table.shape[1]
+    T = plan.n_components
+    weights = np.zeros(rows) if plan.log_weight is None else None
+    if T == 1 and plan.gates is None:
+        cells = plan.factors.cells(codes, slots, slice(plan.starts[0], plan.starts[1]))
+        return plan.table[cells].sum(axis=1).T, np.ones(rows)
+    best = np.full((C, rows), -np.inf)
+    total = np.zeros((C, rows))
+    gate_sum = np.zeros(rows)
+    for t in range(T):
+        cells = plan.factors.cells(codes, slots, slice(plan.starts[t], plan.starts[t + 1]))
+        s = plan.table[cells].sum(axis=1).T  # (C, rows)
+        w = 0.0 if weights is not None else plan.log_weight[t]
+        if plan.gates is not None:
+            g = plan.gate_table[plan.gates.cells(codes, slots, slice(t, t + 1))[:, 0]]
+        else:
+            g = np.ones(rows)
+        on = g > 0
+        if not on.any():
+            continue
+        with np.errstate(divide="ignore"):
+            s = np.where(on, s + w + np.log(np.where(on, g, 1.0)), -np.inf)
+        gate_sum += np.exp(w) * g
+        top = np.maximum(best, s)
+        finite = np.isfinite(top)
+        safe = np.where(finite, top, 0.0)
+        with np.errstate(invalid="ignore", under="ignore"):
+            total = total * np.exp(np.where(finite, best - safe, 0.0)) + np.exp(s - safe)
+        best = np.where(finite, top, best)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = best + np.log(total) - np.log(gate_sum)
+    out[:, gate_sum <= 0] = -np.inf
+    return out, gate_sum
