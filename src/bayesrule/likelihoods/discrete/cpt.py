@@ -29,7 +29,8 @@ the parents. A parent combination seen in few rows
 then predicts nearly what the class alone does instead of the near-uniform Lidstone
 estimate (Friedman, Geiger and Goldszmidt 1997 smooth TAN's tables so, with m = 5,
 towards the attribute's marginal; backing off to the class-conditional table is the first
-level of the hierarchical smoothing of Petitjean et al. 2018).
+level of the hierarchical smoothing of Petitjean et al. 2018, which
+:mod:`~bayesrule.likelihoods.discrete.hdp` gives in full: ``smoothing="hdp"``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import numpy as np
 
 from ..._validation import check_nonnegative
 from ...stats.pair_counts import check_table_size
+from . import hdp
 
 #: the most bytes the dense probability tables of one model may take, whatever the free
 #: memory: tables this large over parent combinations hold mostly smoothing
@@ -129,11 +131,20 @@ def back_off_prior(alone: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndar
 
 
 def lookup_table(
-    counts: np.ndarray, alpha: float, unseen: str, fallbacks=None, backoff: float = 0.0
+    counts: np.ndarray,
+    alpha: float,
+    unseen: str,
+    fallbacks=None,
+    backoff: float = 0.0,
+    smoothing: str = "lidstone",
 ) -> np.ndarray:
     """The extended log table, shape (C, O_pa1 + 1, ..., O_paK + 1, O_j + 2); with
     ``backoff``, backing off to the table of the slot where every parent is unavailable
-    (``fallbacks[()]``, or the counts summed over the parents), which that slot keeps."""
+    (``fallbacks[()]``, or the counts summed over the parents), which that slot keeps.
+    ``smoothing="hdp"``: the hierarchical Dirichlet tables of
+    :func:`~bayesrule.likelihoods.discrete.hdp.lookup_table` instead (``backoff`` unused)."""
+    if hdp.check_smoothing(smoothing) == "hdp":
+        return hdp.lookup_table(counts, alpha, unseen, fallbacks)
     ext = extend_parents(counts, fallbacks)
     size = ext.shape[-1]
     if size == 0:  # a feature never observed in training adds nothing
@@ -150,10 +161,15 @@ def lookup_table(
     return np.concatenate([log_prob, new[..., None], np.zeros(new.shape + (1,))], axis=-1)
 
 
-def proba(counts: np.ndarray, alpha: float, backoff: float = 0.0, alone=None) -> np.ndarray:
+def proba(
+    counts: np.ndarray, alpha: float, backoff: float = 0.0, alone=None, smoothing="lidstone"
+) -> np.ndarray:
     """``P(x_j | c, pa)`` for the values seen, shape of ``counts``; with ``backoff``,
     backing off to the Lidstone table of ``alone`` (``F(c, x_j)``; by default the counts
-    summed over the parents)."""
+    summed over the parents); ``smoothing="hdp"``: the leaves of the hierarchical
+    Dirichlet tree of the counts (:func:`~bayesrule.likelihoods.discrete.hdp.proba`)."""
+    if hdp.check_smoothing(smoothing) == "hdp":
+        return hdp.proba(counts, alpha)
     counts = np.asarray(counts, dtype=np.float64)
     if counts.shape[-1] == 0:
         return counts.copy()
