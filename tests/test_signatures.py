@@ -93,6 +93,7 @@ def test_storing_init_refuses_what_a_written_init_would(call, message):
                 "discretize": "auto",
                 "n_bins": 5,
                 "backoff": 5.0,
+                "smoothing": "lidstone",
             },
         ),
         (
@@ -104,6 +105,7 @@ def test_storing_init_refuses_what_a_written_init_would(call, message):
                 "discretize": "auto",
                 "n_bins": 5,
                 "backoff": 0.0,
+                "smoothing": "lidstone",
             },
         ),
         (MixedNB, {"features": "auto"}),

@@ -6,7 +6,8 @@ attribute depend on other attributes too (seed 002, eq. 13):
 ``P(c|x) ∝ P(c) prod_j P(x_j | c, pa_j)``. All four take any hashable values (strings,
 booleans, integer codes, pandas categories), count with the Lidstone estimates of
 seed 002 (``alpha``), back the tables given attribute parents off to the attribute's
-table given the class (``backoff``), handle values never seen in training as :class:`CategoricalNB`
+table given the class (``backoff``) or smooth every table hierarchically
+(``smoothing="hdp"``), handle values never seen in training as :class:`CategoricalNB`
 does (``unseen``), and marginalise missing values (NaN, None, pandas NA): a missing
 attribute drops out; a missing parent makes its children fall back to their other
 parents. Float columns are binned as ``discretize`` says
@@ -38,7 +39,14 @@ from ..likelihoods.discrete.one_dependence import OneDependence
 from .preset import COMMON, Preset, fitted
 
 #: the parameters of every semi-naive preset, with their defaults
-DISCRETE = {"alpha": 1.0, "unseen": "smooth", "discretize": "auto", "n_bins": 5, "backoff": 5.0}
+DISCRETE = {
+    "alpha": 1.0,
+    "unseen": "smooth",
+    "discretize": "auto",
+    "n_bins": 5,
+    "backoff": 5.0,
+    "smoothing": "lidstone",
+}
 
 _SHARED = """alpha : float, default=1.0
         Lidstone lambda of every table; 1 is Laplace smoothing, 0 the ML estimates.
@@ -58,6 +66,16 @@ _SHARED = """alpha : float, default=1.0
         class alone does, not the near-uniform Lidstone estimate (Friedman, Geiger and
         Goldszmidt smoothed TAN so, with m = 5). 0: the Lidstone estimates alone (AODE's
         default: Webb's estimates, whose average over SPODEs smooths already).
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        "lidstone": the tables above (``alpha``, ``backoff``). "hdp": every table
+        ``P(x_j | c, parents)`` smoothed hierarchically (Petitjean, Buntine, Webb and Zaidi
+        2018): a tree of Dirichlet distributions ``P(x_j)`` -> ``P(x_j | c)`` -> ``P(x_j |
+        c, pa_1)`` -> ..., each node's estimate ``(n + c_l P(parent)) / (N + c_l)`` with
+        one concentration ``c_l`` per level fitted to the counts; ``alpha`` is the root's
+        Lidstone prior, ``backoff`` is unused. Deterministic (expected table counts and
+        empirical-Bayes concentrations instead of the paper's Gibbs sampling; see
+        :mod:`bayesrule.likelihoods.discrete.hdp`). Helps most where parent combinations
+        are many and rows per combination few (KDB with k >= 2).
     """
 
 
@@ -108,8 +126,9 @@ class _SemiNaive:
         """The conditional probability table of attribute ``j``.
 
         Returns a Bunch with ``parents`` (column positions), ``counts`` (weighted
-        training counts, shape (C, O_pa..., O_j)) and ``proba`` (the Lidstone estimates
-        ``P(x_j | c, parents)``, same shape; the values are ``categories_``).
+        training counts, shape (C, O_pa..., O_j)) and ``proba`` (the estimates
+        ``P(x_j | c, parents)`` of the model's ``smoothing``, same shape; the values are
+        ``categories_``).
         """
         like = self._fitted_likelihood()
         self._check_position(j, "j")

@@ -87,7 +87,7 @@ class _Network(DiscreteNetwork):
         )
         counts = self._table_counts(stats, parents)
         tables = [
-            lookup_table(n, self.alpha, self.unseen, f, self.backoff).reshape(C, -1)
+            lookup_table(n, self.alpha, self.unseen, f, self.backoff, self.smoothing).reshape(C, -1)
             for n, f in counts
         ]
         self.parents_ = parents
@@ -158,7 +158,9 @@ class _Network(DiscreteNetwork):
                 f"attribute {j}'s parents are {self.parents_[j]}, not {tuple(parents)}."
             )
         counts = self.counts_[j]
-        return counts, proba(counts, self.alpha, self.backoff, self.stats_.single(j))
+        return counts, proba(
+            counts, self.alpha, self.backoff, self.stats_.single(j), self.smoothing
+        )
 
     def n_parameters(self) -> int:
         """Free parameters: ``sum_j C prod(O_pa_j) (O_j - 1)``."""
@@ -203,14 +205,21 @@ class TreeAugmented(_Network):
     ----------
     root : int or None, default=None
         Column position of the tree's root; None: the attribute of highest ``I(X_j; C)``.
-    alpha, unseen, discretize, n_bins, backoff
+    alpha, unseen, discretize, n_bins, backoff, smoothing
         As in :class:`~bayesrule.TAN`.
     """
 
     title = "tree-augmented naive Bayes"
 
     def __init__(
-        self, root=None, alpha=1.0, unseen="smooth", discretize=None, n_bins=5, backoff=5.0
+        self,
+        root=None,
+        alpha=1.0,
+        unseen="smooth",
+        discretize=None,
+        n_bins=5,
+        backoff=5.0,
+        smoothing="lidstone",
     ):
         self.root = root
         self.alpha = alpha
@@ -218,6 +227,7 @@ class TreeAugmented(_Network):
         self.discretize = discretize
         self.n_bins = n_bins
         self.backoff = backoff
+        self.smoothing = smoothing
 
     def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
         root = self.root
@@ -238,19 +248,29 @@ class KDependence(_Network):
     ----------
     k : int, default=2
         The most attribute parents; ``0 <= k < n_features``.
-    alpha, unseen, discretize, n_bins, backoff
+    alpha, unseen, discretize, n_bins, backoff, smoothing
         As in :class:`~bayesrule.KDB`.
     """
 
     title = "k-dependence Bayes"
 
-    def __init__(self, k=2, alpha=1.0, unseen="smooth", discretize=None, n_bins=5, backoff=5.0):
+    def __init__(
+        self,
+        k=2,
+        alpha=1.0,
+        unseen="smooth",
+        discretize=None,
+        n_bins=5,
+        backoff=5.0,
+        smoothing="lidstone",
+    ):
         self.k = k
         self.alpha = alpha
         self.unseen = unseen
         self.discretize = discretize
         self.n_bins = n_bins
         self.backoff = backoff
+        self.smoothing = smoothing
 
     def blockwise_reason(self) -> str | None:
         if isinstance(self.k, numbers.Integral) and self.k >= 2:  # fit_blocks: a second pass

@@ -32,6 +32,7 @@ from ..base import BLOCK_BYTES, Likelihood, check_alpha
 from .binning import Binning, bin_columns
 from .cpt import check_backoff, flat_index, proba
 from .discretize import check_discretize
+from .hdp import check_smoothing
 
 
 class DiscreteNetwork(Binning, Likelihood):
@@ -39,6 +40,9 @@ class DiscreteNetwork(Binning, Likelihood):
 
     input_kind = "any"
     title = "semi-naive Bayes"
+    #: the tables' smoothing (:mod:`~bayesrule.likelihoods.discrete.hdp`): a family that
+    #: takes the parameter stores its own; one that does not has the Lidstone tables
+    smoothing = "lidstone"
 
     coerce = staticmethod(value_table)
 
@@ -46,6 +50,7 @@ class DiscreteNetwork(Binning, Likelihood):
         check_unseen(self.unseen)
         check_discretize(self.discretize, self.n_bins)
         check_backoff(self.backoff)
+        check_smoothing(self.smoothing)
         return check_alpha(self.alpha)
 
     # ----------------------------------------------------------------- statistics
@@ -138,7 +143,10 @@ class DiscreteNetwork(Binning, Likelihood):
         if table.shape[-1] == 0:  # never observed in training: comes out missing
             return
         if table.size == 0:  # a parent never observed: the child's own distribution
-            table, parents = proba(self.stats_.single(j), self.alpha)[c], ()
+            table, parents = (
+                proba(self.stats_.single(j), self.alpha, smoothing=self.smoothing)[c],
+                (),
+            )
         p = table.reshape(-1, table.shape[-1])[
             flat_index(codes[rows][:, list(parents)], table.shape[:-1])
         ]
@@ -149,7 +157,8 @@ class DiscreteNetwork(Binning, Likelihood):
     def _header(self, feature_names) -> list[str]:
         lines = [
             f"{self.title}, alpha={self.alpha!r}, backoff={self.backoff!r}, "
-            f"unseen={self.unseen!r}, discretize={self.discretize!r}"
+            f"smoothing={self.smoothing!r}, unseen={self.unseen!r}, "
+            f"discretize={self.discretize!r}"
         ]
         return lines + self._bin_lines(feature_names)
 

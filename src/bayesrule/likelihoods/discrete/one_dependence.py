@@ -52,10 +52,13 @@ class OneDependence(DiscreteNetwork):
     min_count : float, default=1
         AODE: a SPODE takes part for a row when its super-parent's value has at least
         this (weighted) count in training. A missing or unseen super-parent never does.
-    alpha, unseen, discretize, n_bins, backoff
+    alpha, unseen, discretize, n_bins, backoff, smoothing
         As in :class:`~bayesrule.AODE`; ``backoff`` (default 0, Webb's estimates) weighs
         ``P(x_j | y)`` into the tables given a super-parent
-        (:mod:`~bayesrule.likelihoods.discrete.cpt`).
+        (:mod:`~bayesrule.likelihoods.discrete.cpt`). ``smoothing="hdp"`` smooths the
+        tables ``P(x_j | y)`` and ``P(x_j | y, x_p)`` hierarchically
+        (:mod:`~bayesrule.likelihoods.discrete.hdp`); ``P(y, x_p)`` and the leave-one-out
+        choice of ``parents=None`` keep the Lidstone estimates.
     """
 
     title = "one-dependence estimator"
@@ -69,6 +72,7 @@ class OneDependence(DiscreteNetwork):
         discretize=None,
         n_bins=5,
         backoff=0.0,
+        smoothing="lidstone",
     ):
         self.parents = parents
         self.min_count = min_count
@@ -77,6 +81,7 @@ class OneDependence(DiscreteNetwork):
         self.discretize = discretize
         self.n_bins = n_bins
         self.backoff = backoff
+        self.smoothing = smoothing
 
     def _chooses(self) -> bool:
         """Whether the super-parent is chosen from the training rows (parents=None)."""
@@ -153,7 +158,8 @@ class OneDependence(DiscreteNetwork):
         log_class = np.log(marginal)
         self.class_marginal_ = marginal
         self.super_parents_ = supers
-        self._naive = [lookup_table(F, alpha, self.unseen) for F in singles]
+        smoothing = self.smoothing
+        self._naive = [lookup_table(F, alpha, self.unseen, smoothing=smoothing) for F in singles]
         self._spodes = []
         children = {p: [j for j in range(sizes.size) if j != p] for p in supers}
         blocks = iter(stats.blocks([(p, j) for p in supers for j in children[p]]))  # one pass
@@ -165,7 +171,8 @@ class OneDependence(DiscreteNetwork):
             head = np.column_stack([joint - log_class[:, None], np.zeros(C)])
             usable = np.append(singles[p].sum(axis=0) >= self.min_count, False)
             tables = [
-                lookup_table(next(blocks), alpha, self.unseen, backoff=self.backoff) for _ in others
+                lookup_table(next(blocks), alpha, self.unseen, None, self.backoff, smoothing)
+                for _ in others
             ]
             flat = np.concatenate([t.reshape(C, -1) for t in tables] or [np.zeros((C, 0))], axis=1)
             base = np.concatenate([[0], np.cumsum([t[0].size for t in tables])])[:-1]
@@ -226,7 +233,7 @@ class OneDependence(DiscreteNetwork):
         else:
             (p,) = parents
             counts = self.stats_.blocks([(p, j)])[0]
-        return counts, proba(counts, self.alpha, self.backoff)
+        return counts, proba(counts, self.alpha, self.backoff, smoothing=self.smoothing)
 
     def parent_proba(self, p: int) -> np.ndarray:
         """The SPODE estimate ``P(y, x_p)``, shape (C, O_p)."""
@@ -256,7 +263,9 @@ class OneDependence(DiscreteNetwork):
                     continue
                 if p not in tables:  # all of p's pair counts in one pass
                     counts = [self.stats_.single(p), *self.stats_.blocks([(p, j) for j in others])]
-                    tables[p] = [proba(n, self.alpha, self.backoff) for n in counts]
+                    tables[p] = [
+                        proba(n, self.alpha, self.backoff, smoothing=self.smoothing) for n in counts
+                    ]
                 self._draw(codes, rows, p, (), tables[p][0][c], rng, c)
                 for j, table in zip(others, tables[p][1:], strict=True):
                     self._draw(codes, rows, j, (p,), table[c], rng, c)
