@@ -94,7 +94,28 @@ def expected_tables(n, a) -> np.ndarray:
     seen = n > 0
     out = np.zeros(n.shape)
     an, nn = a[seen], n[seen]
-    out[seen] = np.minimum(an * (digamma(an + nn) - digamma(an)), nn)
+    out[seen] = np.minimum(an * digamma_step(an, nn), nn)
+    return out
+
+
+def digamma_step(a, n) -> np.ndarray:
+    """``digamma(a + n) - digamma(a)`` (a > 0, n >= 0) without the cancellation of the
+    difference for large ``a``: there, the difference of the asymptotic series term by
+    term (``log1p(n / a)``, then the differences of ``1/(2x)``, ``1/(12x^2)``,
+    ``1/(120x^4)`` and ``1/(252x^6)``: relative error about ``a^-8 / 30``)."""
+    a, n = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(n, dtype=np.float64))
+    out = np.empty(a.shape)
+    small = a < 30.0
+    out[small] = digamma(a[small] + n[small]) - digamma(a[small])
+    x, n = a[~small], n[~small]
+    y = x + n
+    ix, iy = 1.0 / x, 1.0 / y
+    diff = n * ix * iy  # 1/x - 1/y
+    series = diff / 2 + diff * (ix + iy) / 12  # 1/(2x) - 1/(2y) + 1/(12x^2) - 1/(12y^2)
+    series -= diff * (ix + iy) * (ix * ix + iy * iy) / 120  # - 1/(120x^4) + 1/(120y^4)
+    p6 = ix**5 + ix**4 * iy + ix**3 * iy**2 + ix**2 * iy**3 + ix * iy**4 + iy**5
+    series += diff * p6 / 252  # + 1/(252x^6) - 1/(252y^6)
+    out[~small] = np.log1p(n * ix) + series
     return out
 
 
