@@ -1,0 +1,379 @@
+"""Averaged n-dependence estimators (AnDE) and weighted AODE (WAODE).
+
+AnDE (Webb, Boughton, Zheng, Ting and Salem 2012) generalises AODE from one super-parent
+to sets ``S`` of ``n``: each super-parent n-dependence estimator (SPnDE) estimates
+
+    P(y, x) = P(y, x_S) prod_{j not in S} P(x_j | y, x_S),
+    P(y, x_S) = (F(y, x_S) + alpha) / (n_S + alpha k prod_{s in S} O_s),
+    P(x_j | y, x_S) = (F(y, x_S, x_j) + alpha) / (F(y, x_S) + alpha O_j),
+
+``n_S`` the rows where all of ``S`` is observed, ``k`` the classes (AODE's estimates for
+n = 1). AnDE averages, in probability space, the SPnDEs of the sets whose values in the
+row were seen together at least ``min_count`` times; a row with none falls back to
+A(n-1)DE, and so on down to AODE and naive Bayes (as in the paper). n = 1 is AODE. As
+there, ``p(x|c) = P(c, x) / P(c)`` with ``P(c)`` the class probability the top level's
+estimates imply (``class_marginal_``, the estimators' default prior).
+
+WAODE (Jiang and Zhang 2006, Weka's ``WAODE``) weighs AODE's SPODEs by the mutual
+information ``I(X_p; C)`` of their super-parent with the class (empirical, in nats:
+:func:`~bayesrule.likelihoods.discrete.structure.class_information`); a row whose usable
+SPODEs all carry no information gets AODE.
+
+Counts beyond pairs come from :class:`~bayesrule.stats.set_counts.SetCounts` (additive:
+``partial_fit`` and Dask add batches). Every level is scored by table lookup
+(:mod:`bayesrule._engines.lookup`): a component per parent set, one row of cells per
+combination of its parents' slots (the head ``P(y, x_S) / P(y)``, then each child's
+``O_j + 2`` cells), a gate per component (1 where ``min_count`` is met).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ..._engines.lookup import Factors, Plan, score
+from ..._text import class_names
+from ..._validation import check_integer
+from ...stats.pair_counts import count_pairs, encode_table
+from ...stats.set_counts import count_sets
+from ..base import Undetermined
+from .cpt import check_tables, lookup_table, proba
+from .one_dependence import OneDependence
+from .structure import class_information
+
+
+def elementary(a: np.ndarray, b: np.ndarray, k: int) -> tuple[float, float]:
+    """``sum_S prod_{s in S} a_s`` and ``sum_S prod_{s in S} a_s sum_{s in S} b_s`` over
+    the k-subsets S (first order of ``prod (a_s (1 + t b_s))`` in t), without listing them."""
+    e0, e1 = np.zeros(k + 1), np.zeros(k + 1)
+    e0[0] = 1.0
+    for x, y in zip(a.tolist(), b.tolist(), strict=True):
+        e1[1:] = e1[1:] + (e1[:-1] * x + e0[:-1] * x * y)
+        e0[1:] = e0[1:] + e0[:-1] * x
+    return float(e0[k]), float(e1[k])
+
+
+class AveragedDependence(OneDependence):
+    """AnDE and WAODE (see the module docstring).
+
+    Parameters
+    ----------
+    n : int, default=2
+        Super-parents per estimator, ``1 <= n <= n_features``; n = 1 is AODE.
+    min_count : float, default=1
+        A parent set takes part for a row when its values were seen together at least
+        this (weighted) number of times in training (a missing or never seen parent:
+        never).
+    subsumption : bool or int, default=False
+        Subsumption resolution at prediction
+        (:mod:`~bayesrule.likelihoods.discrete.subsumption`).
+    weighted : bool, default=False
+        WAODE: the SPODEs weighted by ``I(X_p; C)`` (n = 1 only).
+    alpha, unseen, discretize, n_bins, backoff, smoothing
+        As in :class:`~bayesrule.likelihoods.discrete.one_dependence.OneDependence`.
+    """
+
+    title = "averaged n-dependence estimators"
+    parents = "all"  # the one-dependence machinery builds every SPODE: the last fallback
+
+    def __init__(
+        self,
+        n=2,
+        min_count=1,
+        subsumption=False,
+        weighted=False,
+        alpha=1.0,
+        unseen="smooth",
+        discretize=None,
+        n_bins=5,
+        backoff=0.0,
+        smoothing="lidstone",
+    ):
+        self.n = n
+        self.min_count = min_count
+        self.subsumption = subsumption
+        self.weighted = weighted
+        self.alpha = alpha
+        self.unseen = unseen
+        self.discretize = discretize
+        self.n_bins = n_bins
+        self.backoff = backoff
+        self.smoothing = smoothing
+
+    def _check_n(self, d: int) -> int:
+        n = check_integer(
+            "n",
+            self.n,
+            1,
+            d + 1,
+            kind="an integer >= 1 (the super-parents of each estimator)",
+            why=f"n={self.n!r} must be >= 1 and at most the number of features (n_features = "
+            f"{d}): each estimator conditions on n super-parent attributes. Set n from 1 "
+            f"(AODE) to {d}.",
+        )
+        if not isinstance(self.weighted, (bool, np.bool_)):
+            raise TypeError(f"weighted must be True or False, got {self.weighted!r}")
+        if self.weighted and n != 1:
+            raise ValueError(
+                f"weighted=True weighs one-dependence estimators: n must be 1, got {n}"
+            )
+        return n
+
+    # ----------------------------------------------------------------- statistics
+    def statistics(self, X, y, n_classes, sample_weight=None):
+        """Pairwise counts and, for n >= 2, the counts of every subset of up to n + 1
+        attributes (:class:`~bayesrule.stats.set_counts.SetCounts`)."""
+        self._check_params()
+        y = np.asarray(y, dtype=np.intp)
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        categories, codes = encode_table(self._discrete_table(X, y, n_classes, w), w)
+        n = self._check_n(len(categories))
+        pairs = count_pairs(categories, codes, y, n_classes, w)
+        if n == 1:
+            return pairs
+        sizes = np.array([c.size for c in categories], dtype=np.intp)
+        self._check_size(sizes, n_classes, n)  # before counting: refused tables count nothing
+        return count_sets(pairs, codes, y, w, min(n + 1, sizes.size))
+
+    def _check_size(self, sizes: np.ndarray, C: int, n: int) -> None:
+        """Refuse (``check_tables``) the lookup tables of levels n .. 2 and the subset
+        counts beyond the memory allowed, before anything is allocated."""
+        slots = sizes + 1.0
+        widths = sizes + 2.0
+        nbytes = 0.0
+        for k in range(2, n + 1):
+            combos, inner = elementary(slots, widths, k)  # sum_S prod(O_S + 1) (1 + rest)
+            nbytes += 8.0 * C * (combos * (1.0 + widths.sum()) - inner)
+        for m in range(3, min(n + 1, sizes.size) + 1):
+            nbytes += 8.0 * C * elementary(sizes.astype(float), np.zeros(sizes.size), m)[0]
+        check_tables(
+            nbytes,
+            sizes,
+            f"Set a smaller n (n={n}: tables over every set of n parents' values), or ",
+        )
+
+    # ----------------------------------------------------------------- tables
+    def _build(self, stats) -> None:
+        super()._build(stats)  # AODE's SPODEs (the last fallback) and naive Bayes
+        d = len(stats.categories)
+        n = self._check_n(d)
+        self._levels, self._top = [], ([], None)
+        if n == 1 and not self.weighted:
+            return
+        self._check_size(self._sizes, stats.n_classes, n)
+        counts = _Counts(stats)
+        if self.weighted:
+            info = class_information(stats)
+            self.weights_ = info
+            kept = np.flatnonzero(info > 0)
+            levels = [([(int(p),) for p in kept], np.log(info[kept]))]
+        else:
+            levels = [(list(itertools.combinations(range(d), k)), None) for k in range(n, 1, -1)]
+        sets, log_weight = levels[0]
+        if not sets:  # no informative super-parent: AODE
+            return
+        marginal = self._implied_marginal(counts, sets, log_weight)
+        if (marginal <= 0).any():
+            empty = np.flatnonzero(marginal <= 0)
+            raise Undetermined(
+                f"{class_names(empty)} {'has' if empty.size == 1 else 'have'} no samples "
+                "yet, so the estimated frequencies (which the densities divide by) are 0."
+            )
+        log_class = np.log(marginal)
+        self._aode_shift = np.log(self.class_marginal_) - log_class
+        self.class_marginal_ = marginal
+        self._top = (sets, None if log_weight is None else np.exp(log_weight))
+        self._levels = [self._plan(counts, s, log_class, w) for s, w in levels]
+
+    def _joint_parts(self, F: np.ndarray):
+        """``P(y, x_S)``'s numerator (C, O_S...) and denominator from ``F(y, x_S)``."""
+        alpha = self.alpha
+        return F + alpha, F.sum() + alpha * F.shape[0] * np.prod(F.shape[1:])
+
+    def _implied_marginal(self, counts, sets, log_weight) -> np.ndarray:
+        """``P(y) = sum_{x_S} P(y, x_S)``, averaged (weighted) over the parent sets
+        observed in training; the class frequencies where none is."""
+        parts, weights = [], []
+        for t, S in enumerate(sets):
+            F = counts.get(S)
+            if F.sum() > 0:
+                num, den = self._joint_parts(F)
+                parts.append(num.reshape(F.shape[0], -1).sum(axis=1) / den)
+                weights.append(1.0 if log_weight is None else np.exp(log_weight[t]))
+        if not parts:
+            return counts.stats.class_weight / counts.stats.class_weight.sum()
+        return np.average(parts, axis=0, weights=weights)
+
+    def _plan(self, counts, sets, log_class, log_weight) -> Plan:
+        """The lookup plan of one level: a component per parent set."""
+        sizes, C = self._sizes, log_class.size
+        d = sizes.size
+        layouts, total = [], 0
+        for S in sets:
+            others = [j for j in range(d) if j not in S]
+            shape = sizes[list(S)] + 1
+            offsets = np.concatenate([[1], 1 + np.cumsum(sizes[others] + 2)]).astype(np.intp)
+            layouts.append((list(S), others, shape, offsets, total))
+            total += int(np.prod(shape)) * int(offsets[-1])
+        table = np.zeros((total, C))
+        rows, gate_rows, gates, starts, at = [], [], [], [0], 0
+        for S, others, shape, offsets, base in layouts:
+            combos, width = int(np.prod(shape)), int(offsets[-1])
+            block = table[base : base + combos * width].reshape(*shape, width, C)
+            F = counts.get(S)
+            num, den = self._joint_parts(F)
+            inner = tuple(slice(0, s - 1) for s in shape)
+            with np.errstate(divide="ignore"):
+                joint = np.log(num) - np.log(den) if den > 0 else np.full(num.shape, -np.inf)
+            block[(*inner, 0)] = np.moveaxis(joint - log_class.reshape(-1, *[1] * len(S)), 0, -1)
+            for j, off in zip(others, offsets[:-1].tolist(), strict=True):
+                t = lookup_table(
+                    counts.get([*S, j]), self.alpha, self.unseen, None, self.backoff, self.smoothing
+                )
+                block[..., off : off + sizes[j] + 2, :] = np.moveaxis(t, 0, -1)
+            strides = [int(np.prod(shape[i + 1 :])) for i in range(len(S))]
+            parent = [(s, width * m, True) for s, m in zip(S, strides, strict=True)]
+            rows.append((base, parent))
+            children = zip(others, offsets[:-1].tolist(), strict=True)
+            rows += [(base + off, [*parent, (j, 1, False)]) for j, off in children]
+            starts.append(len(rows))
+            usable = np.zeros(shape)
+            usable[inner] = F.sum(axis=0) >= self.min_count
+            gate_rows.append((at, [(s, m, True) for s, m in zip(S, strides, strict=True)]))
+            gates.append(usable.ravel())
+            at += combos
+        return Plan(
+            table=table,
+            factors=Factors.build(rows),
+            starts=np.asarray(starts, dtype=np.intp),
+            log_weight=None if log_weight is None else np.asarray(log_weight, dtype=np.float64),
+            gates=Factors.build(gate_rows),
+            gate_table=np.concatenate(gates),
+        )
+
+    def _class_major(self, X, relative: bool) -> np.ndarray:
+        levels = getattr(self, "_levels", None)
+        if not levels:
+            return super()._class_major(X, relative)
+        X = self.coerce(X)
+        codes = self._codes(X)
+        out = np.empty((self.n_classes_, codes.shape[0]))
+        todo = np.arange(codes.shape[0])
+        for plan in levels:  # n, n - 1, ..., 2 (or WAODE's weighted SPODEs)
+            part, used = score(plan, codes[todo], self._sizes)
+            done = used > 0
+            out[:, todo[done]] = part[:, done]
+            todo = todo[~done]
+            if todo.size == 0:
+                return out
+        out[:, todo] = super()._class_major(X[todo], relative) + self._aode_shift[:, None]
+        return out
+
+    # ----------------------------------------------------------------- introspection
+    def table(self, j: int, parents=()) -> tuple[np.ndarray, np.ndarray]:
+        """Counts and probabilities ``P(x_j | c, x_parents)`` of up to n parents."""
+        if len(parents) < 2:
+            return super().table(j, parents)
+        counts = self.stats_.subset([*parents, j])
+        return counts, proba(counts, self.alpha, self.backoff, smoothing=self.smoothing)
+
+    def n_parameters(self) -> int:
+        """Free parameters of the top level: per parent set S, ``C (prod O_S - 1) +
+        sum_{j not in S} C prod O_S (O_j - 1)`` (AODE's for n = 1 and WAODE)."""
+        sets, weights = getattr(self, "_top", ([], None))
+        if not sets or weights is not None:
+            return super().n_parameters()
+        sizes, C = self._sizes, self.n_classes_
+        free = np.maximum(sizes - 1, 0)
+        out = 0
+        for S in sets:
+            combos = int(np.prod(sizes[list(S)]))
+            out += C * max(combos - 1, 0) + C * combos * int(free.sum() - free[list(S)].sum())
+        return out
+
+    def sample(self, counts, random_state) -> np.ndarray:
+        """Draws per class: a parent set (uniformly; WAODE: by weight), its values from
+        ``P(y, x_S)``, then every other attribute given them."""
+        sets, weights = getattr(self, "_top", ([], None))
+        if not sets:
+            return super().sample(counts, random_state)
+        rng = random_state
+        counts = np.asarray(counts, dtype=np.intp)
+        codes = np.zeros((int(counts.sum()), self._sizes.size), dtype=np.intp)
+        p = None if weights is None else weights / weights.sum()
+        which = rng.choice(len(sets), size=codes.shape[0], p=p)
+        tables, stats = {}, _Counts(self.stats_)
+        start = 0
+        for c, k in enumerate(counts.tolist()):
+            for t in np.unique(which[start : start + k]).tolist():
+                rows = start + np.flatnonzero(which[start : start + k] == t)
+                S = list(sets[t])
+                others = [j for j in range(self._sizes.size) if j not in S]
+                if t not in tables:
+                    num = self._joint_parts(stats.get(S))[0]
+                    tables[t] = [num / num.reshape(num.shape[0], -1).sum(axis=1)[:, None]] + [
+                        proba(
+                            stats.get([*S, j]), self.alpha, self.backoff, smoothing=self.smoothing
+                        )
+                        for j in others
+                    ]
+                joint = tables[t][0][c].ravel()
+                cdf = np.cumsum(joint)
+                flat = (rng.random(rows.size)[:, None] * cdf[-1] >= cdf).sum(axis=1)
+                codes[np.ix_(rows, S)] = np.column_stack(
+                    np.unravel_index(flat.clip(max=joint.size - 1), tables[t][0].shape[1:])
+                )
+                for j, table in zip(others, tables[t][1:], strict=True):
+                    self._draw(codes, rows, j, tuple(S), table[c], rng, c)
+            start += k
+        return self._values(codes, rng)
+
+    def describe(self, classes, feature_names) -> list[str]:
+        """Readable lines: the estimators averaged, their fallbacks and the binning."""
+        lines = self._header(feature_names)
+        d = len(feature_names)
+        n = self._check_n(d)
+        if self.weighted:
+            shown = ", ".join(
+                f"{name} {w:.4g}"
+                for name, w in zip(feature_names, self.weights_.tolist(), strict=True)
+            )
+            lines.append(
+                f"  weighs {d} SPODEs by I(X_p; class) in nats (where the super-parent's value "
+                f"was seen at least min_count={self.min_count!r} times): {shown}"
+            )
+        else:
+            lines.append(
+                f"  averages the SPnDEs of every set of n={n} super-parents whose values were "
+                f"seen together at least min_count={self.min_count!r} times; else A(n-1)DE, "
+                "down to AODE and naive Bayes"
+            )
+        relations = getattr(self, "_generalisations", None)
+        if relations is not None:
+            lines.append(
+                f"  subsumption resolution (subsumption={self.subsumption!r}): "
+                f"{relations[0].size} value pairs where one generalises the other"
+            )
+        lines.append(f"  free parameters of the tables: {self.n_parameters():,}")
+        return lines
+
+
+class _Counts:
+    """The counts of attribute sets of one statistics object, pairs fetched in one pass."""
+
+    def __init__(self, stats):
+        self.stats = stats
+        self.singles = stats.singles()
+        d = len(stats.categories)
+        pairs = [(a, b) for a in range(d) for b in range(d) if a != b]
+        self.pairs = dict(zip(pairs, stats.blocks(pairs), strict=True))
+
+    def get(self, cols) -> np.ndarray:
+        """``F(c, x_cols...)``, axes in the order of ``cols``."""
+        cols = tuple(int(a) for a in cols)
+        if len(cols) == 1:
+            return self.singles[cols[0]]
+        if len(cols) == 2:
+            return self.pairs[cols]
+        return self.stats.subset(cols)
