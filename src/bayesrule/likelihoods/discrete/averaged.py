@@ -312,7 +312,7 @@ class AveragedDependence(OneDependence):
                 others = [j for j in range(self._sizes.size) if j not in S]
                 if t not in tables:
                     num = self._joint_parts(stats.get(S))[0]
-                    tables[t] = [num / num.reshape(num.shape[0], -1).sum(axis=1)[:, None]] + [
+                    tables[t] = [num / num.sum(axis=tuple(range(1, num.ndim)), keepdims=True)] + [
                         proba(
                             stats.get([*S, j]), self.alpha, self.backoff, smoothing=self.smoothing
                         )
