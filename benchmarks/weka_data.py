@@ -17,7 +17,8 @@ Missing values stay missing (NaN here, ``?`` in ARFF).
 codes declared in the fold's ARFF header: every code seen in the training *or* the test
 fold (a bin code always occurs in training: the MDL cuts lie between training values; a
 nominal value met only in the test fold is declared too, so Weka reads it, and counted in
-``test_only``).
+``test_only``); ``raw_train`` and ``raw_test`` hold the same rows unbinned (numeric
+columns as floats, nominal ones as codes).
 """
 
 from __future__ import annotations
@@ -163,6 +164,8 @@ class Fold:
     declared: list[list[int]]
     classes: list[str]
     test_only: int  # (column, value) pairs met in the test fold only
+    raw_train: np.ndarray | None = None  # numeric columns unbinned, nominal ones codes
+    raw_test: np.ndarray | None = None
 
 
 def _codes(column: pd.Series, values: list) -> np.ndarray:
@@ -180,15 +183,17 @@ def make_folds(data: Dataset, n_folds=10, random_state=0) -> list[Fold]:
     splitter = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
     folds = []
     for train, test in splitter.split(data.X, data.y):
-        columns_train, columns_test = [], []
+        columns_train, columns_test, raw = [], [], []
         for column in data.X.columns:
             values = data.X[column]
             if column in nominal:
                 codes = _codes(values, nominal[column])
                 columns_train.append(codes[train])
                 columns_test.append(codes[test])
+                raw.append(codes)
                 continue
             v = values.to_numpy(dtype=np.float64)
+            raw.append(v)
             fit, seen = v[train], ~np.isnan(v[train])
             edges = cut_points(fit[seen], y_codes[train][seen], len(classes), None, "mdl", 5)
             columns_train.append(apply_cuts(fit, edges))
@@ -200,9 +205,9 @@ def make_folds(data: Dataset, n_folds=10, random_state=0) -> list[Fold]:
             seen_test = set(np.unique(X_test[~np.isnan(X_test[:, j]), j]).astype(int))
             test_only += len(seen_test - seen_train)
             declared.append(sorted(seen_train | seen_test) or [0])
-        folds.append(
-            Fold(X_train, data.y[train], X_test, data.y[test], declared, classes, test_only)
-        )
+        fold = Fold(X_train, data.y[train], X_test, data.y[test], declared, classes, test_only)
+        fold.raw_train, fold.raw_test = np.column_stack(raw)[train], np.column_stack(raw)[test]
+        folds.append(fold)
     return folds
 
 
