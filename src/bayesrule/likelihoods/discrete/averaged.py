@@ -181,7 +181,13 @@ class AveragedDependence(OneDependence):
                 "yet, so the estimated frequencies (which the densities divide by) are 0."
             )
         log_class = np.log(marginal)
+        # AODE's rows: its joint over its own class marginal, here over the top level's;
+        # naive Bayes's (no super-parent usable) stay the density they are
         self._aode_shift = np.log(self.class_marginal_) - log_class
+        self._aode_usable = [
+            np.concatenate([F.sum(axis=0) >= self.min_count, [False, False]])
+            for F in counts.singles
+        ]
         self.class_marginal_ = marginal
         self._top = (sets, None if log_weight is None else np.exp(log_weight))
         self._levels = [self._plan(counts, s, log_class, w) for s, w in levels]
@@ -267,7 +273,11 @@ class AveragedDependence(OneDependence):
             todo = todo[~done]
             if todo.size == 0:
                 return out
-        out[:, todo] = super()._class_major(X[todo], relative) + self._aode_shift[:, None]
+        out[:, todo] = super()._class_major(X[todo], relative)
+        spodes = np.zeros(todo.size, dtype=bool)
+        for p, usable in enumerate(self._aode_usable):
+            spodes |= usable[codes[todo, p]]
+        out[:, todo[spodes]] += self._aode_shift[:, None]
         return out
 
     # ----------------------------------------------------------------- introspection
