@@ -286,3 +286,13 @@ def test_cpt_sample_summary_and_saving(tmp_path):
         back = load(tmp_path / "m")
         np.testing.assert_array_equal(back.predict_proba(Xt), model.predict_proba(Xt))
         assert back.get_params() == model.get_params()
+
+
+def test_dependence_graph_refuses_them_by_name():
+    pytest.importorskip("matplotlib")
+    from bayesrule.plot import dependence_graph
+
+    X, y = train()
+    for est, what in ((AnDE(), "set of n super-parents"), (WAODE(), r"super-parent \(weighted")):
+        with pytest.raises(TypeError, match=rf"{type(est).__name__} averages .*{what}.*SPODE\("):
+            dependence_graph(est.fit(X, y))
