@@ -8,7 +8,8 @@ the same integer codes (NaN where missing), bayesrule's with ``discretize=None``
 * ``RandomForest``: scikit-learn's ``RandomForestClassifier(n_estimators=100,
   random_state=0)`` on the codes as numbers (it takes NaN since scikit-learn 1.4);
 * ``ESKDB``: bayesrule's ensemble of selective KDBs, its defaults (``random_state=0``
-  where it takes one); ``SKDB``, ``KDB`` (k=2), ``AODE``: bayesrule's, defaults.
+  where it takes one);
+* ``SKDB``, ``KDB`` (k=2), ``AODE``, ``A2DE`` (``AnDE(n=2)``): bayesrule's, defaults.
 
 A model bayesrule does not have yet is reported as not available. No parameter is tuned
 on the test folds. ``--raw`` adds ``RandomForest (raw)`` and ``ESKDB (raw)``: the same
@@ -69,6 +70,7 @@ MODELS = {
     "SKDB": (_bayesrule("SKDB"), False),
     "KDB (k=2)": (_bayesrule("KDB", k=2), False),
     "AODE": (_bayesrule("AODE"), False),
+    "A2DE": (_bayesrule("AnDE", n=2), False),
 }
 RAW_MODELS = {
     "RandomForest (raw)": (_forest, True),

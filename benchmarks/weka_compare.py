@@ -23,7 +23,10 @@ and the options; ``--rerun-weka`` runs Weka again.
 
 bayesrule side: the counterparts of each Weka model (:data:`COUNTERPARTS`), with the
 settings that correspond to Weka's defaults (TAN also on mode-imputed tables, as
-BayesNet sees them); a model or parameter bayesrule lacks is reported ("not
+BayesNet sees them; WAODE and HNB on mode-imputed tables beside Weka's
+``FilteredClassifier`` with ``ReplaceMissingValues``, so that the data sets with missing
+values are compared too; these rows are printed for the data sets with missing values
+only, and summarised over all); a model or parameter bayesrule lacks is reported ("not
 available", or the parameter listed as not passed). Per data set and counterpart: mean
 over folds of accuracy and log loss (``sklearn.metrics.log_loss`` over all classes),
 the difference in accuracy (bayesrule - Weka, percentage points; ``LOW`` where below
@@ -75,6 +78,8 @@ TAN = [
 ]
 TAN_ENTROPY = [*TAN[:3], "--", "-S", "ENTROPY", *TAN[3:], "--", "-A", "0.5"]
 
+IMPUTE = ["-F", "weka.filters.unsupervised.attribute.ReplaceMissingValues", "-W"]
+
 #: Weka model -> (class, options: Weka's defaults unless said)
 WEKA_MODELS = {
     "NaiveBayes": (BAYES + "NaiveBayes", []),
@@ -84,6 +89,11 @@ WEKA_MODELS = {
     "HNB": (BAYES + "HNB", []),
     "TAN": (BAYES + "BayesNet", TAN),
     "TAN (ENTROPY)": (BAYES + "BayesNet", TAN_ENTROPY),
+    "WAODE, modes imputed": (
+        "weka.classifiers.meta.FilteredClassifier",
+        [*IMPUTE, BAYES + "WAODE"],
+    ),
+    "HNB, modes imputed": ("weka.classifiers.meta.FilteredClassifier", [*IMPUTE, BAYES + "HNB"]),
 }
 
 
@@ -128,6 +138,8 @@ COUNTERPARTS = [
     Counterpart("TAN", "TAN", _TAN, {}, _IMPUTED, impute=True),
     Counterpart("TAN (ENTROPY)", "TAN", _TAN),
     Counterpart("TAN (ENTROPY)", "TAN", _TAN, {}, _IMPUTED, impute=True),
+    Counterpart("WAODE, modes imputed", "WAODE", {}, {"alpha": 1.0}, impute=True),
+    Counterpart("HNB, modes imputed", "HNB", impute=True),
 ]
 
 
@@ -336,7 +348,8 @@ def compare(names, jar, rerun=False) -> tuple[list[dict], dict, dict]:
     for name in names:
         for part in COUNTERPARTS:
             runs = weka[part.weka]["runs"][name]
-            row = {"dataset": name, "part": part, **_weka_row(runs, folds[name])}
+            row = {"dataset": name, "part": part, "missing": described[name]["missing"]}
+            row.update(_weka_row(runs, folds[name]))
             rows.append({**row, **_our_row(part, runs, folds[name])})
     return rows, weka, described
 
@@ -386,6 +399,8 @@ def results_table(rows) -> str:
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
+        if r["part"].impute and not r["missing"]:
+            continue  # the same table as the row without imputation
         cells = " | ".join(_cells(r))
         lines.append(f"| {r['dataset']} | {r['part'].weka} | {r['part'].label} | {cells} |")
     return "\n".join(lines)
