@@ -57,21 +57,22 @@ class SetCounts(PairCounts):
     def sizes(self) -> tuple:
         return tuple(int(c.size) for c in self.categories)
 
-    def subset(self, cols) -> np.ndarray:
+    def subset(self, cols, sizes=None) -> np.ndarray:
         """``F(c, x_a, x_b, ...)`` of distinct attributes ``cols``, axes in their order
-        (C, O_a, O_b, ...), over the rows where all of them are observed."""
+        (C, O_a, O_b, ...), over the rows where all of them are observed (``sizes``:
+        :attr:`sizes`, when the caller has them)."""
         cols = tuple(int(a) for a in cols)
         if len(cols) == 1:
             return self.single(cols[0])
         if len(cols) == 2:
             return self.blocks([cols])[0]
         order = tuple(sorted(cols))
-        block = self.sorted_block(order)
+        block = self.sorted_block(order, sizes)
         return block.transpose([0, *(1 + order.index(a) for a in cols)])
 
-    def sorted_block(self, subset: tuple) -> np.ndarray:
+    def sorted_block(self, subset: tuple, sizes=None) -> np.ndarray:
         """The counts of a sorted subset of 3 .. ``top`` attributes, a view (C, O...)."""
-        sizes = self.sizes
+        sizes = self.sizes if sizes is None else sizes
         shape = (self.n_classes, *(sizes[a] for a in subset))
         start = self.n_classes * layout(sizes, len(subset))[0][subset]
         flat = self.sets[len(subset) - 3]

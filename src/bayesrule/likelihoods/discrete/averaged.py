@@ -32,26 +32,16 @@ import itertools
 
 import numpy as np
 
-from ..._engines.lookup import Factors, Plan, score
+from ..._engines.lookup import score
 from ..._text import class_names
 from ..._validation import check_integer
 from ...stats.pair_counts import count_pairs, encode_table
 from ...stats.set_counts import count_sets
 from ..base import Undetermined
-from .cpt import check_tables, lookup_table, proba
+from .averaged_tables import Counts, check_size, joint_parts, level_plan
+from .cpt import proba
 from .one_dependence import OneDependence
 from .structure import class_information
-
-
-def elementary(a: np.ndarray, b: np.ndarray, k: int) -> tuple[float, float]:
-    """``sum_S prod_{s in S} a_s`` and ``sum_S prod_{s in S} a_s sum_{s in S} b_s`` over
-    the k-subsets S (first order of ``prod (a_s (1 + t b_s))`` in t), without listing them."""
-    e0, e1 = np.zeros(k + 1), np.zeros(k + 1)
-    e0[0] = 1.0
-    for x, y in zip(a.tolist(), b.tolist(), strict=True):
-        e1[1:] = e1[1:] + (e1[:-1] * x + e0[:-1] * x * y)
-        e0[1:] = e0[1:] + e0[:-1] * x
-    return float(e0[k]), float(e1[k])
 
 
 class AveragedDependence(OneDependence):
@@ -133,25 +123,8 @@ class AveragedDependence(OneDependence):
         if n == 1:
             return pairs
         sizes = np.array([c.size for c in categories], dtype=np.intp)
-        self._check_size(sizes, n_classes, n)  # before counting: refused tables count nothing
+        check_size(sizes, n_classes, n)  # before counting: refused tables count nothing
         return count_sets(pairs, codes, y, w, min(n + 1, sizes.size))
-
-    def _check_size(self, sizes: np.ndarray, C: int, n: int) -> None:
-        """Refuse (``check_tables``) the lookup tables of levels n .. 2 and the subset
-        counts beyond the memory allowed, before anything is allocated."""
-        slots = sizes + 1.0
-        widths = sizes + 2.0
-        nbytes = 0.0
-        for k in range(2, n + 1):
-            combos, inner = elementary(slots, widths, k)  # sum_S prod(O_S + 1) (1 + rest)
-            nbytes += 8.0 * C * (combos * (1.0 + widths.sum()) - inner)
-        for m in range(3, min(n + 1, sizes.size) + 1):
-            nbytes += 8.0 * C * elementary(sizes.astype(float), np.zeros(sizes.size), m)[0]
-        check_tables(
-            nbytes,
-            sizes,
-            f"Set a smaller n (n={n}: tables over every set of n parents' values), or ",
-        )
 
     # ----------------------------------------------------------------- tables
     def _build(self, stats) -> None:
@@ -161,8 +134,8 @@ class AveragedDependence(OneDependence):
         self._levels, self._top = [], ([], None)
         if n == 1 and not self.weighted:
             return
-        self._check_size(self._sizes, stats.n_classes, n)
-        counts = _Counts(stats)
+        check_size(self._sizes, stats.n_classes, n)
+        counts = Counts(stats)
         if self.weighted:
             info = class_information(stats)
             self.weights_ = info
@@ -190,12 +163,7 @@ class AveragedDependence(OneDependence):
         ]
         self.class_marginal_ = marginal
         self._top = (sets, None if log_weight is None else np.exp(log_weight))
-        self._levels = [self._plan(counts, s, log_class, w) for s, w in levels]
-
-    def _joint_parts(self, F: np.ndarray):
-        """``P(y, x_S)``'s numerator (C, O_S...) and denominator from ``F(y, x_S)``."""
-        alpha = self.alpha
-        return F + alpha, F.sum() + alpha * F.shape[0] * np.prod(F.shape[1:])
+        self._levels = [level_plan(self, counts, s, log_class, w) for s, w in levels]
 
     def _implied_marginal(self, counts, sets, log_weight) -> np.ndarray:
         """``P(y) = sum_{x_S} P(y, x_S)``, averaged (weighted) over the parent sets
@@ -204,59 +172,12 @@ class AveragedDependence(OneDependence):
         for t, S in enumerate(sets):
             F = counts.get(S)
             if F.sum() > 0:
-                num, den = self._joint_parts(F)
+                num, den = joint_parts(F, self.alpha)
                 parts.append(num.reshape(F.shape[0], -1).sum(axis=1) / den)
                 weights.append(1.0 if log_weight is None else np.exp(log_weight[t]))
         if not parts:
             return counts.stats.class_weight / counts.stats.class_weight.sum()
         return np.average(parts, axis=0, weights=weights)
-
-    def _plan(self, counts, sets, log_class, log_weight) -> Plan:
-        """The lookup plan of one level: a component per parent set."""
-        sizes, C = self._sizes, log_class.size
-        d = sizes.size
-        layouts, total = [], 0
-        for S in sets:
-            others = [j for j in range(d) if j not in S]
-            shape = sizes[list(S)] + 1
-            offsets = np.concatenate([[1], 1 + np.cumsum(sizes[others] + 2)]).astype(np.intp)
-            layouts.append((list(S), others, shape, offsets, total))
-            total += int(np.prod(shape)) * int(offsets[-1])
-        table = np.zeros((total, C))
-        rows, gate_rows, gates, starts, at = [], [], [], [0], 0
-        for S, others, shape, offsets, base in layouts:
-            combos, width = int(np.prod(shape)), int(offsets[-1])
-            block = table[base : base + combos * width].reshape(*shape, width, C)
-            F = counts.get(S)
-            num, den = self._joint_parts(F)
-            inner = tuple(slice(0, s - 1) for s in shape)
-            with np.errstate(divide="ignore"):
-                joint = np.log(num) - np.log(den) if den > 0 else np.full(num.shape, -np.inf)
-            block[(*inner, 0)] = np.moveaxis(joint - log_class.reshape(-1, *[1] * len(S)), 0, -1)
-            for j, off in zip(others, offsets[:-1].tolist(), strict=True):
-                t = lookup_table(
-                    counts.get([*S, j]), self.alpha, self.unseen, None, self.backoff, self.smoothing
-                )
-                block[..., off : off + sizes[j] + 2, :] = np.moveaxis(t, 0, -1)
-            strides = [int(np.prod(shape[i + 1 :])) for i in range(len(S))]
-            parent = [(s, width * m, True) for s, m in zip(S, strides, strict=True)]
-            rows.append((base, parent))
-            children = zip(others, offsets[:-1].tolist(), strict=True)
-            rows += [(base + off, [*parent, (j, 1, False)]) for j, off in children]
-            starts.append(len(rows))
-            usable = np.zeros(shape)
-            usable[inner] = F.sum(axis=0) >= self.min_count
-            gate_rows.append((at, [(s, m, True) for s, m in zip(S, strides, strict=True)]))
-            gates.append(usable.ravel())
-            at += combos
-        return Plan(
-            table=table,
-            factors=Factors.build(rows),
-            starts=np.asarray(starts, dtype=np.intp),
-            log_weight=None if log_weight is None else np.asarray(log_weight, dtype=np.float64),
-            gates=Factors.build(gate_rows),
-            gate_table=np.concatenate(gates),
-        )
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
         levels = getattr(self, "_levels", None)
@@ -313,7 +234,7 @@ class AveragedDependence(OneDependence):
         codes = np.zeros((int(counts.sum()), self._sizes.size), dtype=np.intp)
         p = None if weights is None else weights / weights.sum()
         which = rng.choice(len(sets), size=codes.shape[0], p=p)
-        tables, stats = {}, _Counts(self.stats_)
+        tables, stats = {}, Counts(self.stats_)
         start = 0
         for c, k in enumerate(counts.tolist()):
             for t in np.unique(which[start : start + k]).tolist():
@@ -321,7 +242,7 @@ class AveragedDependence(OneDependence):
                 S = list(sets[t])
                 others = [j for j in range(self._sizes.size) if j not in S]
                 if t not in tables:
-                    num = self._joint_parts(stats.get(S))[0]
+                    num = joint_parts(stats.get(S), self.alpha)[0]
                     tables[t] = [num / num.sum(axis=tuple(range(1, num.ndim)), keepdims=True)] + [
                         proba(
                             stats.get([*S, j]), self.alpha, self.backoff, smoothing=self.smoothing
@@ -367,23 +288,3 @@ class AveragedDependence(OneDependence):
             )
         lines.append(f"  free parameters of the tables: {self.n_parameters():,}")
         return lines
-
-
-class _Counts:
-    """The counts of attribute sets of one statistics object, pairs fetched in one pass."""
-
-    def __init__(self, stats):
-        self.stats = stats
-        self.singles = stats.singles()
-        d = len(stats.categories)
-        pairs = [(a, b) for a in range(d) for b in range(d) if a != b]
-        self.pairs = dict(zip(pairs, stats.blocks(pairs), strict=True))
-
-    def get(self, cols) -> np.ndarray:
-        """``F(c, x_cols...)``, axes in the order of ``cols``."""
-        cols = tuple(int(a) for a in cols)
-        if len(cols) == 1:
-            return self.singles[cols[0]]
-        if len(cols) == 2:
-            return self.pairs[cols]
-        return self.stats.subset(cols)
