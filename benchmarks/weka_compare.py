@@ -245,40 +245,47 @@ def _parse_runner(text: str) -> tuple[str, dict]:
 
 
 def run_weka(folds_by_set: dict, jar, rerun=False) -> dict:
-    """{model: {"effective": options, "runs": {data set: [per fold dict]}}}, from the
-    cache where its ARFF digest and options match, else from one JVM per model."""
+    """{model: {"effective": options, "runs": {data set: [per fold dict]}}}. A fold's run
+    comes from the cache where its ARFF text (sha1) and the model's options are those
+    cached; the others run, one JVM per model, and join the cache."""
     cache = json.loads(gzip.decompress(CACHE.read_bytes())) if CACHE.exists() else {}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        files, digests = [], {}
+        files = {}
         for name, folds in folds_by_set.items():
             for k, fold in enumerate(folds):
-                train, test, digest = weka_data.write_fold(fold, tmp, f"{name}-{k}")
-                files.append((f"{name}/{k}", train, test))
-                digests[f"{name}/{k}"] = digest
-        (tmp / "list").write_text("".join(f"{k}\t{a}\t{b}\n" for k, a, b in files))
+                files[f"{name}/{k}"] = weka_data.write_fold(fold, tmp, f"{name}-{k}")
         for model, (cls, options) in WEKA_MODELS.items():
             entry = cache.get(model, {})
-            fresh = entry.get("options") == options and entry.get("digests") == digests
-            if fresh and not rerun:
+            if entry.get("options") != options or rerun:
+                entry = cache[model] = {"options": options, "runs": {}}
+            runs = entry["runs"]
+            todo = [k for k, f in files.items() if runs.get(k, {}).get("digest") != f[2]]
+            if not todo:
                 continue
+            (tmp / "list").write_text("".join(f"{k}\t{files[k][0]}\t{files[k][1]}\n" for k in todo))
             start = time.perf_counter()
             done = _java(jar, RUNNER, tmp / "list", tmp / "out", cls, *options)
             if done.returncode != 0:
                 raise RuntimeError(f"Weka {model} failed:\n{done.stderr[-2000:]}")
-            effective, runs = _parse_runner((tmp / "out").read_text())
-            cache[model] = {"options": options, "effective": effective, "digests": digests}
-            cache[model]["runs"] = runs
-            print(f"Weka {model}: {time.perf_counter() - start:.1f} s", file=sys.stderr)
+            entry["effective"], new = _parse_runner((tmp / "out").read_text())
+            for key, run in new.items():
+                runs[key] = {**run, "digest": files[key][2]}
+            print(
+                f"Weka {model}, {len(todo)} folds: {time.perf_counter() - start:.1f} s",
+                file=sys.stderr,
+            )
     CACHE.write_bytes(gzip.compress(json.dumps(cache).encode()))
-    out = {}
-    for model in WEKA_MODELS:
-        runs = cache[model]["runs"]
-        out[model] = {
+    return {
+        model: {
             "effective": cache[model]["effective"],
-            "runs": {n: [runs[f"{n}/{k}"] for k in range(len(f))] for n, f in folds_by_set.items()},
+            "runs": {
+                n: [cache[model]["runs"][f"{n}/{k}"] for k in range(len(f))]
+                for n, f in folds_by_set.items()
+            },
         }
-    return out
+        for model in WEKA_MODELS
+    }
 
 
 def check_cli(fold: weka_data.Fold, weka: dict, name: str, jar) -> list[str]:
@@ -441,7 +448,13 @@ def notes(rows, weka) -> str:
         first = next((r for r in rows if r["part"] is part and not r["error"]), None)
         dropped = first["dropped"] if first else []
         params = {"discretize": None, **part.required, **part.matching}
-        text = ", ".join(f"{k}={v!r}" for k, v in params.items() if k not in dropped)
+        if "priors" in params:
+            params["priors"] = "(N_c + 1) / (N + C) of the training fold"
+        text = ", ".join(
+            f"{k}={v}" if k == "priors" else f"{k}={v!r}"
+            for k, v in params.items()
+            if k not in dropped
+        )
         extra = f" (not passed, {part.cls} lacks them: {', '.join(dropped)})" if dropped else ""
         note = f"; {part.note}" if part.note else ""
         lines.append(f"- bayesrule for {part.weka}: `{part.cls}({text})`{extra}{note}")
