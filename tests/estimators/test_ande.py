@@ -15,6 +15,7 @@ from registry import _categories, assert_same_model
 from bayesrule import AODE, WAODE, AnDE
 from bayesrule.io import load, save
 from bayesrule.likelihoods.discrete import cpt
+from bayesrule.likelihoods.discrete.averaged_tables import children_cells
 from bayesrule.stats import pair_counts
 
 LABELS = np.array(["ant", "bee", "cat"])
@@ -37,8 +38,9 @@ def _count(X, y, where) -> float:
     return float(keep.sum())
 
 
-def _spnde(X, y, x, c, S, alpha=1.0):
-    """``P(c, x_S) prod_{j not in S} P(x_j | c, x_S)`` from the rows (no missing values)."""
+def _spnde(X, y, x, c, S, alpha=1.0, backoff=0.0):
+    """``P(c, x_S) prod_{j not in S} P(x_j | c, x_S)`` from the rows (no missing values);
+    with ``backoff`` m the m-estimate towards the Lidstone ``P(x_j | c)``."""
     k, n = len(np.unique(y)), len(y)
     sizes = [len(np.unique(X[:, j])) for j in range(X.shape[1])]
     parents = {s: x[s] for s in S}
@@ -47,7 +49,13 @@ def _spnde(X, y, x, c, S, alpha=1.0):
     for j in range(X.shape[1]):
         if j not in S:
             both = _count(X, y, {"y": c, **parents, j: x[j]})
-            joint *= (both + alpha) / (head + alpha * sizes[j])
+            if backoff:
+                alone = (_count(X, y, {"y": c, j: x[j]}) + alpha) / (
+                    _count(X, y, {"y": c}) + alpha * sizes[j]
+                )
+                joint *= (both + backoff * alone) / (head + backoff)
+            else:
+                joint *= (both + alpha) / (head + alpha * sizes[j])
     return joint
 
 
@@ -129,6 +137,41 @@ def test_a3de_falls_back_through_a2de():
     for r in rows[:, :4]:
         want = np.log(_ande_joint(X, y, r, 3, min_count=2)[0])
         np.testing.assert_allclose(est.predict_joint_log_proba(r[None])[0], want, rtol=1e-12)
+
+
+def test_a2de_with_back_off_is_the_m_estimate_written_out():
+    X, y = _categories(120, 3)
+    X = X[:, :4]
+    Xt, _ = _categories(10, 4)
+    est = AnDE(n=2, backoff=2.5).fit(X, y)
+    for x, got in zip(Xt[:, :4], est.predict_joint_log_proba(Xt[:, :4]), strict=True):
+        sets = list(itertools.combinations(range(4), 2))
+        assert all(_count(X, y, {s: x[s] for s in S}) >= 1 for S in sets)
+        expected = [np.mean([_spnde(X, y, x, c, S, backoff=2.5) for S in sets]) for c in LABELS]
+        np.testing.assert_allclose(got, np.log(expected), rtol=1e-12)
+
+
+def test_every_child_at_once_equals_each_table():
+    rng = np.random.default_rng(3)
+    sizes = np.array([3, 0, 1, 4])
+    counts = rng.integers(0, 4, size=(2, 3, 2, sizes.sum())).astype(float)
+    counts[:, 1, 0] = 0  # a parent combination never seen
+    for alpha in (1.0, 0.0):
+        got = children_cells(counts, sizes, alpha)
+        ends = np.concatenate([[0], np.cumsum(sizes)])
+        each = [
+            cpt.lookup_table(counts[..., a:b], alpha, "smooth")
+            for a, b in zip(ends[:-1], ends[1:], strict=True)
+        ]
+        np.testing.assert_array_equal(got, np.concatenate(each, axis=-1))
+    X, y = train()
+    Xt, _ = holdout()
+    Xt = np.array(Xt, dtype=object)
+    Xt[::3, 1] = "new"
+    ignore = AnDE(unseen="ignore").fit(X, y)
+    np.testing.assert_array_equal(
+        ignore.predict_proba(Xt), ignore.predict_proba(np.where(Xt == "new", None, Xt))
+    )
 
 
 @pytest.mark.parametrize(

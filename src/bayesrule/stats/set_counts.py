@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,6 +28,8 @@ from .values import lookup
 
 #: rows counted at once (bounds the index arrays: rows x attributes intp)
 ROW_CHUNK = 1 << 16
+#: fewer rows than this are counted by NumPy: no compilation (seconds, once per machine)
+COMPILED_FROM = 2_000
 
 
 @functools.lru_cache(maxsize=64)
@@ -120,14 +123,41 @@ def count_sets(pairs: PairCounts, codes, y, sample_weight, top: int) -> SetCount
     w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     sizes = tuple(int(c.size) for c in pairs.categories)
     C = pairs.n_classes
+    kernel = _kernel(codes.shape[0])
     sets = []
     for m in range(3, top + 1):
         out = np.zeros(C * layout(sizes, m)[1])
+        if kernel is not None:
+            starts = layout(sizes, m)[0]
+            columns = np.ascontiguousarray(codes.T, dtype=np.intp)
+            where = C * np.fromiter(starts.values(), dtype=np.intp, count=len(starts))
+            weights = np.zeros(0) if w is None else w
+            wide = np.asarray(sizes, dtype=np.intp)
+            y = np.asarray(y, dtype=np.intp)
+            if m == 3:
+                kernel.add_triples(columns, y, weights, where, wide, out)
+            else:
+                subsets = np.array(list(starts), dtype=np.intp).reshape(-1, m)
+                kernel.add_subsets(columns, y, weights, subsets, where, wide, out)
+            sets.append(out)
+            continue
         for start in range(0, codes.shape[0], ROW_CHUNK):
             rows = slice(start, start + ROW_CHUNK)
             _add_subsets(out, codes[rows], y[rows], None if w is None else w[rows], sizes, C, m)
         sets.append(out)
     return SetCounts(**vars(pairs), sets=sets)
+
+
+def _kernel(rows: int):
+    """The compiled counting kernel, or None: without numba, with ``BAYESRULE_NO_NUMBA=1``,
+    or for fewer than :data:`COMPILED_FROM` rows (no compilation for a few)."""
+    if rows < COMPILED_FROM or os.environ.get("BAYESRULE_NO_NUMBA", "") == "1":
+        return None
+    try:
+        from .._engines import _count_kernels
+    except ImportError:
+        return None
+    return _count_kernels
 
 
 def _add_subsets(out, codes, y, w, sizes, C, m) -> None:
