@@ -119,7 +119,23 @@ def _realigned(stats: SetCounts, categories: list, m: int) -> np.ndarray:
 def count_sets(pairs: PairCounts, codes, y, sample_weight, top: int) -> SetCounts:
     """``pairs`` and the counts of every attribute subset of 3 .. ``top`` attributes of
     encoded rows (:func:`~bayesrule.stats.pair_counts.encode_table`: -1 where missing or
-    of weight zero), classes ``y``."""
+    of weight zero), classes ``y``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayesrule.stats.pair_counts import count_pairs, encode_table
+    >>> X = np.array([[0, 1, 1], [0, 1, 1], [1, 0, 0], [1, 1, np.nan]])
+    >>> y = np.array([0, 0, 1, 1])
+    >>> categories, codes = encode_table(X)
+    >>> stats = count_sets(count_pairs(categories, codes, y, 2), codes, y, None, 3)
+    >>> stats.subset((0, 1, 2))[0]  # class 0: x0 = 0, x1 = 1, x2 = 1 twice
+    array([[[0., 0.],
+            [0., 2.]],
+    <BLANKLINE>
+           [[0., 0.],
+            [0., 0.]]])
+    """
     w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     sizes = tuple(int(c.size) for c in pairs.categories)
     C = pairs.n_classes

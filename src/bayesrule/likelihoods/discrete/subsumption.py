@@ -79,7 +79,19 @@ def generalisations(stats, critical: int) -> tuple[np.ndarray, ...]:
 
 def resolve(codes: np.ndarray, relations, sizes: np.ndarray) -> np.ndarray:
     """``codes`` (n, d) with each row's deleted generalisations set to missing
-    (``O_j + 1``); the input is left as it was."""
+    (``O_j + 1``); the input is left as it was.
+
+    Examples
+    --------
+    Value 0 of attribute 1 generalises value 2 of attribute 0 (relations of
+    :func:`generalisations`); a row holding both loses attribute 1's value:
+
+    >>> import numpy as np
+    >>> relations = tuple(np.array([v]) for v in (1, 0, 0, 2))  # (i, u, j, v)
+    >>> resolve(np.array([[2, 0], [1, 0]]), relations, np.array([3, 2]))
+    array([[2, 3],
+           [1, 0]])
+    """
     i, u, j, v = relations
     if i.size == 0 or codes.shape[0] == 0:
         return codes
