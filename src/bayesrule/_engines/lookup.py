@@ -25,11 +25,21 @@ are all 0 gets -inf there and the caller gives it a fallback (naive Bayes).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
 from .._blocks import BLOCK_BYTES
+from .lookup_flat import flat_plan
+from .threads import in_order, n_threads
+
+#: set to "1" to score with the NumPy reference even where numba is installed
+DISABLE_ENV = "BAYESRULE_NO_NUMBA"
+#: fewer lookups (rows x factors) than this go through NumPy: no compilation (seconds,
+#: once per machine) for a few rows
+COMPILED_FROM = 50_000
 
 
 @dataclass(frozen=True)
@@ -72,7 +82,7 @@ class Factors:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared by identity: the kernel's forms are kept per plan
 class Plan:
     """A semi-naive model ready to score: tables, factors and components."""
 
@@ -93,10 +103,56 @@ def slots_of(codes: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     return np.minimum(codes, sizes)
 
 
+@cache
+def _kernel():
+    """The compiled kernel, or None without numba (imported on first use)."""
+    try:
+        from . import _lookup_kernels
+    except ImportError:
+        return None
+    return _lookup_kernels.score_rows
+
+
+def compiled(work: int | None = None) -> bool:
+    """Whether :func:`score` runs the numba kernel (installed, not disabled), for
+    ``work`` lookups if given (fewer than :data:`COMPILED_FROM` take NumPy)."""
+    if work is not None and work < COMPILED_FROM:
+        return False
+    return os.environ.get(DISABLE_ENV, "") != "1" and _kernel() is not None
+
+
 def score(plan: Plan, codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(out, gate_sum)``: the averaged log-score (C, n) class-major, and per row the sum
     of its gates' weights (0: no component usable; ``out`` is -inf there). One component
-    without gates: the sum of its factors, gate_sum 1."""
+    without gates: the sum of its factors, gate_sum 1.
+
+    With numba the kernel of :mod:`._lookup_kernels` scores row blocks in
+    :func:`~bayesrule._engines.threads.n_threads` threads (one, called from a worker
+    thread); the NumPy reference otherwise (equal to rounding)."""
+    codes = np.asarray(codes)
+    sizes = np.asarray(sizes, dtype=np.intp)
+    n = codes.shape[0]
+    C = plan.table.shape[1]
+    if not compiled(n * max(plan.factors.base.size, 1)):
+        return score_reference(plan, codes, sizes)
+    codes = np.ascontiguousarray(codes, dtype=np.intp)
+    if codes.size and (codes.min() < 0 or (codes.max(axis=0) > sizes + 1).any()):
+        raise ValueError("codes must lie in 0 .. O_j + 1 (a value, unseen, missing)")
+    flat = flat_plan(plan, sizes)
+    rows = flat[-1]
+    out, used = np.empty((C, n)), np.empty(n)
+    kernel = _kernel()
+    workers = n_threads()
+    step = max(rows, -(-n // (4 * workers)))
+    parts = [(lo, min(n, lo + step)) for lo in range(0, n, step)]
+    run = lambda part: kernel(codes, sizes, part[0], part[1], flat, out, used)  # noqa: E731
+    for _ in in_order(run, parts, min(workers, len(parts))):
+        pass
+    return out, used
+
+
+def score_reference(plan: Plan, codes, sizes) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`score` in NumPy, row block by row block (the reference)."""
     n = codes.shape[0]
     C = plan.table.shape[1]
     out = np.empty((C, n))

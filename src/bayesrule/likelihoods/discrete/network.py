@@ -24,8 +24,12 @@ tree, so the model equals the one fitted in memory.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
+from ..._engines.lookup import compiled
+from ..._engines.threads import n_threads
 from ...stats.pair_counts import PairCounts, count_pairs, encode_table
 from ...stats.values import check_unseen, lookup, numeric, value_codes, value_table
 from ..base import BLOCK_BYTES, Likelihood, check_alpha
@@ -33,6 +37,10 @@ from .binning import Binning, bin_columns
 from .cpt import check_backoff, flat_index, proba
 from .discretize import check_discretize
 from .hdp import check_smoothing
+
+#: per fitted family, the lookup plans its tables give (``_make_plan``): derived, so
+#: kept beside the model, never in its saved state
+_PLANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class DiscreteNetwork(Binning, Likelihood):
@@ -94,8 +102,33 @@ class DiscreteNetwork(Binning, Likelihood):
         self.categories_ = list(stats.categories)
         self._sizes = np.array([c.size for c in stats.categories], dtype=np.intp)
         self._indexes = {}
+        _PLANS.pop(self, None)
         self._build(stats)
         return self
+
+    # ----------------------------------------------------------------- scoring
+    def _plan(self):
+        """The family's lookup plans (:meth:`_make_plan`), made from its fitted tables
+        when first asked for (after ``fit``, ``partial_fit`` or loading a file)."""
+        plans = _PLANS.get(self)
+        if plans is None:
+            plans = _PLANS[self] = self._make_plan()
+        return plans
+
+    def _make_plan(self):
+        """The plans (:mod:`~bayesrule.likelihoods.discrete.plans`) that ``_class_major``
+        scores with."""
+        raise NotImplementedError
+
+    def class_major_blocks(self, X, *, relative: bool, finish=None):
+        self.check_ready()
+        if type(self)._make_plan is not DiscreteNetwork._make_plan:
+            self._plan()  # made once, here, before the worker threads need it
+        return super().class_major_blocks(X, relative=relative, finish=finish)
+
+    def _workers(self, n: int, d: int) -> int:
+        """Threads for row blocks: the compiled lookups release the GIL."""
+        return n_threads() if compiled() else 1
 
     @property
     def n_classes_(self) -> int:

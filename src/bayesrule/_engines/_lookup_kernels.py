@@ -1,0 +1,232 @@
+"""The numba kernel of :func:`bayesrule._engines.lookup.score` (imported only where numba is).
+
+:func:`score_rows` scores rows ``start:stop`` of a code matrix with a plan in the form
+:func:`bayesrule._engines.lookup.flat_plan` gives, writing the class-major output and
+the gate sums. It releases the GIL: :func:`~bayesrule._engines.lookup.score` runs it on
+row blocks in worker threads. Within a block of rows the loop runs over the components
+outside and the rows inside, so that a component's tables stay in cache while every row
+of the block looks up in them (A2DE's 435 components hold about 70 MB of tables in all,
+one component about 170 kB); each lookup reads C contiguous doubles.
+
+Per row of a block it first computes every *partial cell* the plan's factors use: a
+factor's cell is its component's base, plus the terms its component's factors share
+(the super-parents' slots times their strides, once per row and component), plus its
+partial cell, the same for the factors of every component that look up the same
+column at the same offset (AODE's child j in each SPODE). The inner loop is then one
+load of a partial cell and C loads and adds per factor. Indices are unsigned (no
+negative-index wraparound in the loops) and in units of doubles.
+
+Components are averaged in probability space by a streaming log-sum-exp: per row and
+class the largest log-term so far and the sum of the terms' exponentials relative to it,
+one ``exp`` per component, class and row. Caching as in :mod:`._kernels`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from ._kernels import _jit
+
+LOG2E = 1.4426950408889634
+#: ln(2) in two parts (fdlibm's): k ln2_hi is exact for the k here
+LN2_HI = 6.93147180369123816490e-01
+LN2_LO = 1.90821492927058770002e-10
+ONE = np.uint64(1)
+TWO = np.uint64(2)
+THREE = np.uint64(3)
+
+
+@_jit
+def _keys(codes, sizes, lo, hi, keys):
+    """Per row: the codes, then the parent slots ``min(code, O_j)``, then a 0 (the key
+    of padding terms)."""
+    d = sizes.size
+    for r in range(hi - lo):
+        for j in range(d):
+            code = codes[lo + r, j]
+            keys[r, j] = code
+            keys[r, d + j] = min(code, sizes[j])
+        keys[r, 2 * d] = 0
+
+
+@_jit
+def _partial(keys, rows, col, mult, off, out):
+    """out[r Q + q] = off[q] + sum_k keys[r, col[q, k]] mult[q, k]."""
+    Q = off.size
+    for r in range(rows):
+        for q in range(Q):
+            cell = off[q]
+            for k in range(col.shape[1]):
+                cell += keys[r, col[q, k]] * mult[q, k]
+            out[r * Q + q] = cell
+
+
+def _jit_contract(function):
+    """:func:`._kernels._jit` with multiply-adds fused (``fastmath={"contract"}``: the
+    only fast-math flag; no reassociation, NaN and inf kept)."""
+    try:
+        return numba.njit(nogil=True, cache=True, fastmath={"contract"})(function)
+    except RuntimeError:  # no cache folder
+        return numba.njit(nogil=True, fastmath={"contract"})(function)
+
+
+#: 1 / k! for k = 0 .. 13: Taylor's series of exp to r^13 (the rest below 1e-17 for
+#: |r| <= ln(2) / 2)
+C0, C1, C2, C3 = 1.0, 1.0, 1.0 / 2, 1.0 / 6
+C4, C5, C6, C7 = 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040
+C8, C9, C10, C11 = 1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800
+C12, C13 = 1.0 / 479001600, 1.0 / 6227020800
+
+
+@_jit_contract
+def _exp(x, out, bits, n):
+    """out[:n] = exp(x[:n]) for x <= 0, within 1 ulp or so, x below -708 (and NaN)
+    taken as -708 (exp(-708) ~ 3e-308 next to a sum of at least 1 is nothing). The
+    loops hold no calls, so they run on SIMD vectors (libm's exp, a call per value,
+    took most of A2DE's time); the polynomial in Estrin's scheme (short chains)."""
+    for i in range(n):
+        v = x[i]
+        v = v if v > -708.0 else -708.0
+        k = np.floor(v * LOG2E + 0.5)
+        r = (v - k * LN2_HI) - k * LN2_LO  # |r| <= ln(2) / 2
+        r2 = r * r
+        r4 = r2 * r2
+        low = (C0 + C1 * r) + r2 * (C2 + C3 * r) + r4 * ((C4 + C5 * r) + r2 * (C6 + C7 * r))
+        high = (C8 + C9 * r) + r2 * (C10 + C11 * r) + r4 * (C12 + C13 * r)
+        out[i] = low + (r4 * r4) * high
+        bits[i] = (np.int64(k) + 1023) << 52  # 2^k, k in -1022 .. 0
+    scale = bits.view(np.float64)
+    for i in range(n):
+        out[i] *= scale[i]
+
+
+@_jit
+def _merge(terms, groups, m, best, total, x, e, bits):
+    """Add the exponentials of ``groups`` rows of ``terms`` (G, m) to the running sums:
+    per entry the largest term so far ``best`` and the sum of exponentials relative to
+    it ``total``, rescaled to the new largest (one exp per term, and one per entry)."""
+    top = x[m:]  # the new largest, beside x
+    for i in range(m):
+        top[i] = best[i]
+    for g in range(groups):
+        for i in range(m):
+            top[i] = max(top[i], terms[g, i])
+    for i in range(m):
+        x[i] = best[i] - top[i]
+    _exp(x, e, bits, m)
+    for i in range(m):
+        total[i] *= e[i]
+    for g in range(groups):
+        for i in range(m):
+            x[i] = terms[g, i] - top[i]
+        _exp(x, e, bits, m)
+        for i in range(m):
+            total[i] += e[i]
+    for i in range(m):
+        best[i] = top[i]
+
+
+@_jit
+def score_rows(codes, sizes, start, stop, flat, out, used):
+    """Rows ``start:stop`` of ``codes`` (n, d) scored into ``out[:, start:stop]`` (C, n)
+    and ``used[start:stop]`` (the gate sums), ``flat`` the tuple of
+    :func:`~bayesrule._engines.lookup.flat_plan`."""
+    (tf, C, starts, fidx, cbase, scol, smult, pcol, pmult, poff) = flat[:10]
+    (gbase, gcol, gmult, gval, glog, logw, plain, rows, G) = flat[10:]
+    d = sizes.size
+    T = starts.size - 1
+    keys = np.empty((rows, 2 * d + 1), dtype=np.uint64)
+    Q = np.uint64(poff.size)
+    part = np.empty(rows * poff.size, dtype=np.uint64)
+    terms = np.empty((G, rows * C))  # the component scores of a group, (row, class) inside
+    best = np.empty(rows * C)
+    total = np.empty(rows * C)
+    x = np.empty(2 * rows * C)
+    e = np.empty(rows * C)
+    bits = np.empty(rows * C, dtype=np.int64)
+    gate = np.empty(rows)
+    for lo in range(start, stop, rows):
+        hi = min(stop, lo + rows)
+        n = hi - lo
+        _keys(codes, sizes, lo, hi, keys)
+        _partial(keys, n, pcol, pmult, poff, part)
+        best[: n * C] = -np.inf
+        total[: n * C] = 0.0
+        gate[:n] = 0.0
+        for t in range(T):
+            g0 = t % G
+            weight = math.exp(logw[t])
+            f0, f1 = starts[t], starts[t + 1]
+            for r in range(n):
+                at = r * C
+                g = gbase[t]
+                for k in range(gcol.shape[1]):
+                    g += keys[r, gcol[t, k]] * gmult[t, k]
+                value = gval[g]
+                if not value > 0.0:
+                    for c in range(C):
+                        terms[g0, at + c] = -np.inf
+                    continue
+                gate[r] += weight * value
+                shift = logw[t] + glog[g]
+                base = cbase[t]
+                for k in range(scol.shape[1]):
+                    base += keys[r, scol[t, k]] * smult[t, k]
+                row = np.uint64(r) * Q
+                # the sums, four classes at a time in scalars, two chains of factors
+                # (written out here: a call per component and row costs more than them)
+                for c0 in range(0, C, 4):
+                    width = min(4, C - c0)
+                    a0 = a1 = a2 = a3 = 0.0
+                    b0 = b1 = b2 = b3 = 0.0
+                    cell = base + np.uint64(c0)
+                    f = f0
+                    while f + ONE < f1:
+                        u = cell + part[row + fidx[f]]
+                        v = cell + part[row + fidx[f + ONE]]
+                        a0 += tf[u]
+                        b0 += tf[v]
+                        if width > 1:
+                            a1 += tf[u + ONE]
+                            b1 += tf[v + ONE]
+                        if width > 2:
+                            a2 += tf[u + TWO]
+                            b2 += tf[v + TWO]
+                        if width > 3:
+                            a3 += tf[u + THREE]
+                            b3 += tf[v + THREE]
+                        f += TWO
+                    if f < f1:
+                        u = cell + part[row + fidx[f]]
+                        a0 += tf[u]
+                        if width > 1:
+                            a1 += tf[u + ONE]
+                        if width > 2:
+                            a2 += tf[u + TWO]
+                        if width > 3:
+                            a3 += tf[u + THREE]
+                    terms[g0, at + c0] = a0 + b0 + shift
+                    if width > 1:
+                        terms[g0, at + c0 + 1] = a1 + b1 + shift
+                    if width > 2:
+                        terms[g0, at + c0 + 2] = a2 + b2 + shift
+                    if width > 3:
+                        terms[g0, at + c0 + 3] = a3 + b3 + shift
+            if plain:  # one component, no gate: the sum itself
+                best[: n * C] = terms[0, : n * C]
+            elif g0 == G - 1 or t == T - 1:
+                _merge(terms, g0 + 1, n * C, best, total, x, e, bits)
+        for r in range(n):
+            used[lo + r] = gate[r]
+            norm = math.log(gate[r]) if gate[r] > 0.0 else 0.0
+            for c in range(C):
+                i = r * C + c
+                if plain:
+                    out[c, lo + r] = best[i]
+                elif gate[r] > 0.0:
+                    out[c, lo + r] = best[i] + np.log(total[i]) - norm
+                else:
+                    out[c, lo + r] = -np.inf

@@ -1,0 +1,87 @@
+"""The lookup plans of SPODE, AODE, TAN and KDB, derived from their fitted tables.
+
+Every semi-naive family scores encoded rows through
+:func:`bayesrule._engines.lookup.score`. The plans here are made from the tables a
+fitted model holds (and a model file saves, checked against its statistics on load):
+never saved themselves, they are derived again where they are needed
+(:meth:`~bayesrule.likelihoods.discrete.network.DiscreteNetwork._plan`).
+
+* :func:`spode_plan`: a component per SPODE, laid out as AnDE's levels are
+  (:mod:`~bayesrule.likelihoods.discrete.averaged_tables`): per slot of the super-parent
+  p (a value, or "unavailable") one row of cells, ``ln P(y, x_p) - ln P(y)`` first and
+  then each other attribute's ``O_j + 2`` cells of ``ln P(x_j | y, x_p)``, so that every
+  factor keys on p's slot; the gate is 1 where p's value was seen ``min_count`` times;
+* :func:`sum_plan`: one component without gates, a factor per attribute: naive Bayes
+  (AODE's fallback) and the networks of TAN and KDB, each attribute's table over its
+  parents' slots and its own code, row-major.
+
+Examples
+--------
+>>> import numpy as np
+>>> from bayesrule._engines.lookup import score
+>>> tables = [np.log([[0.5, 0.5, 0.5, 1.0], [0.25, 0.75, 0.4, 1.0]])]  # (C, O + 2)
+>>> plan = sum_plan(tables, [()], np.array([2]))
+>>> out, used = score(plan, np.array([[0], [1], [3]]), np.array([2]))
+>>> np.exp(out).round(2)  # classes x rows: value 0, value 1, missing (drops out)
+array([[0.5 , 0.5 , 1.  ],
+       [0.25, 0.75, 1.  ]])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._engines.lookup import Factors, Plan
+
+
+def spode_plan(spodes, sizes: np.ndarray, C: int) -> Plan:
+    """The plan of the SPODEs ``spodes``: per SPODE ``(p, head, usable, flat, base,
+    stride, others)`` as :class:`~bayesrule.likelihoods.discrete.one_dependence.OneDependence`
+    keeps them (``head`` (C, O_p + 1), ``flat`` each child's (C, O_p + 1, O_j + 2) table
+    flattened, at ``base``)."""
+    tables, rows, starts, gate_rows, gates = [], [], [0], [], []
+    cell = gate = 0
+    for p, head, usable, flat, base, stride, others in spodes:
+        slots = int(sizes[p]) + 1
+        stride = np.asarray(stride, dtype=np.intp)
+        width = 1 + int(stride.sum())
+        at = np.concatenate([[1], 1 + np.cumsum(stride)])[:-1].astype(np.intp)
+        # where each cell of the block (slot, 1 + child cells) lies in ``flat``
+        where = np.empty((slots, width - 1), dtype=np.intp)
+        for b, st, a in zip(np.asarray(base).tolist(), stride.tolist(), at.tolist(), strict=True):
+            where[:, a - 1 : a - 1 + st] = b + np.arange(slots)[:, None] * st + np.arange(st)
+        block = np.empty((slots, width, C))
+        block[:, 0] = np.asarray(head).T
+        block[:, 1:] = np.moveaxis(np.asarray(flat)[:, where], 0, -1)
+        tables.append(block.reshape(-1, C))
+        parent = [(p, width, True)]
+        rows.append((cell, parent))
+        children = zip(others, at.tolist(), strict=True)
+        rows += [(cell + a, [*parent, (j, 1, False)]) for j, a in children]
+        starts.append(len(rows))
+        gate_rows.append((gate, [(p, 1, True)]))
+        gates.append(np.asarray(usable, dtype=np.float64))
+        cell += slots * width
+        gate += slots
+    return Plan(
+        table=np.concatenate(tables) if tables else np.zeros((0, C)),
+        factors=Factors.build(rows),
+        starts=np.asarray(starts, dtype=np.intp),
+        gates=Factors.build(gate_rows),
+        gate_table=np.concatenate(gates) if gates else np.zeros(0),
+    )
+
+
+def sum_plan(tables, parents, sizes: np.ndarray) -> Plan:
+    """One component summing a factor per attribute j: ``tables[j]`` (C, prod(O_pa + 1)
+    (O_j + 2)), row-major over its parents' slots ``parents[j]`` and its own code."""
+    C = np.asarray(tables[0]).shape[0] if tables else 1
+    rows, cell = [], 0
+    for j, (table, pa) in enumerate(zip(tables, parents, strict=True)):
+        shape = [*(np.asarray(sizes)[list(pa)] + 1), int(sizes[j]) + 2]
+        mults = np.cumprod([1, *shape[::-1]])[::-1][1:].tolist()
+        terms = [(int(a), int(m), True) for a, m in zip(pa, mults, strict=False)]
+        rows.append((cell, [*terms, (j, 1, False)]))
+        cell += np.asarray(table).size // C
+    table = np.concatenate([np.asarray(t).reshape(C, -1).T for t in tables] or [np.zeros((0, C))])
+    return Plan(table=table, factors=Factors.build(rows), starts=np.array([0, len(rows)]))
