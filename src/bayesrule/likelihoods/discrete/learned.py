@@ -20,10 +20,12 @@ import numbers
 
 import numpy as np
 
+from ..._engines import lookup
 from ..._validation import check_integer, column_position
 from ...stats.pair_counts import PairCounts
 from .cpt import check_tables, flat_index, lookup_table, n_free, proba, subsets
 from .network import DiscreteNetwork
+from .plans import sum_plan
 from .structure import (
     chow_liu_parents,
     class_information,
@@ -96,15 +98,12 @@ class _Network(DiscreteNetwork):
         self.counts_ = [n for n, _ in counts]
         self._tables = tables
 
+    def _make_plan(self):
+        """One component, a factor per attribute (:func:`.plans.sum_plan`)."""
+        return sum_plan(self._tables, self.parents_, self._sizes)
+
     def _class_major(self, X, relative: bool) -> np.ndarray:
-        codes = self._codes(X)
-        slot = np.minimum(codes, self._sizes)  # as a parent: missing/unseen -> the summed slot
-        out = np.zeros((self.n_classes_, codes.shape[0]))
-        for j, (pa, table) in enumerate(zip(self.parents_, self._tables, strict=True)):
-            pa = list(pa)
-            keys = np.column_stack([slot[:, pa], codes[:, j]])
-            out += table[:, flat_index(keys, [*(self._sizes[pa] + 1), self._sizes[j] + 2])]
-        return out
+        return lookup.score(self._plan(), self._codes(X), self._sizes)[0]
 
     def check_state(self, n_classes: int, n_features: int) -> None:
         """As the base class, and the tables that a fit derives from more than the

@@ -12,8 +12,8 @@ import functools
 import numbers
 
 import numpy as np
-from scipy.special import logsumexp
 
+from ..._engines import lookup
 from ..._text import class_names
 from ..._validation import column_position
 from ...stats.pair_counts import PairCounts
@@ -21,6 +21,7 @@ from ..base import Undetermined
 from .cpt import check_tables, lookup_table, n_free, proba
 from .leave_one_out import spode_losses
 from .network import DiscreteNetwork
+from .plans import spode_plan, sum_plan
 
 
 class OneDependence(DiscreteNetwork):
@@ -197,32 +198,18 @@ class OneDependence(DiscreteNetwork):
             return stats.class_weight / stats.class_weight.sum()
         return np.mean(parts, axis=0)
 
+    def _make_plan(self):
+        """The SPODEs' plan and naive Bayes's (:mod:`.plans`), from the fitted tables."""
+        naive = sum_plan(self._naive, [()] * self._sizes.size, self._sizes)
+        return spode_plan(self._spodes, self._sizes, self.n_classes_), naive
+
     def _class_major(self, X, relative: bool) -> np.ndarray:
         codes = self._codes(X)
-        rows = codes.shape[0]
-        C = self.n_classes_
-        scores = np.full((len(self._spodes), C, rows), -np.inf)
-        used = np.zeros((len(self._spodes), rows), dtype=bool)
-        for t, (p, head, usable, flat, base, stride, others) in enumerate(self._spodes):
-            cp = np.minimum(codes[:, p], self._sizes[p])
-            used[t] = usable[cp]
-            if not used[t].any():
-                continue
-            index = base + cp[:, None] * stride + codes[:, others]
-            s = head[:, cp] + np.stack([np.take(f, index).sum(axis=1) for f in flat])
-            scores[t] = np.where(used[t], s, -np.inf)
-        count = used.sum(axis=0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = logsumexp(scores, axis=0) - np.log(count)
-        alone = count == 0
+        spodes, naive = self._plan()
+        out, used = lookup.score(spodes, codes, self._sizes)
+        alone = used <= 0  # no super-parent usable: naive Bayes
         if alone.any():
-            out[:, alone] = self._naive_sum(codes[alone])
-        return out
-
-    def _naive_sum(self, codes) -> np.ndarray:
-        out = np.zeros((self.n_classes_, codes.shape[0]))
-        for j, table in enumerate(self._naive):
-            out += table[:, codes[:, j]]
+            out[:, alone] = lookup.score(naive, codes[alone], self._sizes)[0]
         return out
 
     # ----------------------------------------------------------------- introspection
