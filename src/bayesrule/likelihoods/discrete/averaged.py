@@ -29,6 +29,7 @@ combination of its parents' slots (the head ``P(y, x_S) / P(y)``, then each chil
 from __future__ import annotations
 
 import itertools
+import weakref
 
 import numpy as np
 
@@ -42,6 +43,10 @@ from .averaged_tables import Counts, check_size, joint_parts, level_plan
 from .cpt import proba
 from .one_dependence import OneDependence
 from .structure import class_information
+
+#: per fitted family, the plans of its levels: derived from the counts, so kept beside
+#: the model, never in its saved state
+_LEVELS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class AveragedDependence(OneDependence):
@@ -129,41 +134,59 @@ class AveragedDependence(OneDependence):
     # ----------------------------------------------------------------- tables
     def _build(self, stats) -> None:
         super()._build(stats)  # AODE's SPODEs (the last fallback) and naive Bayes
-        d = len(stats.categories)
-        n = self._check_n(d)
-        self._levels, self._top = [], ([], None)
-        if n == 1 and not self.weighted:
+        _LEVELS.pop(self, None)
+        n = self._check_n(len(stats.categories))
+        if self.weighted:
+            self.weights_ = class_information(stats)
+        self._averaged = False
+        levels = self._level_sets()
+        if not levels:  # AODE (n=1), or no informative super-parent
             return
         check_size(self._sizes, stats.n_classes, n)
         counts = Counts(stats)
-        if self.weighted:
-            info = class_information(stats)
-            self.weights_ = info
-            kept = np.flatnonzero(info > 0)
-            levels = [([(int(p),) for p in kept], np.log(info[kept]))]
-        else:
-            levels = [(list(itertools.combinations(range(d), k)), None) for k in range(n, 1, -1)]
-        sets, log_weight = levels[0]
-        if not sets:  # no informative super-parent: AODE
-            return
-        marginal = self._implied_marginal(counts, sets, log_weight)
+        marginal = self._implied_marginal(counts, *levels[0])
         if (marginal <= 0).any():
             empty = np.flatnonzero(marginal <= 0)
             raise Undetermined(
                 f"{class_names(empty)} {'has' if empty.size == 1 else 'have'} no samples "
                 "yet, so the estimated frequencies (which the densities divide by) are 0."
             )
-        log_class = np.log(marginal)
         # AODE's rows: its joint over its own class marginal, here over the top level's;
         # naive Bayes's (no super-parent usable) stay the density they are
-        self._aode_shift = np.log(self.class_marginal_) - log_class
+        self._aode_shift = np.log(self.class_marginal_) - np.log(marginal)
         self._aode_usable = [
             np.concatenate([F.sum(axis=0) >= self.min_count, [False, False]])
             for F in counts.singles
         ]
         self.class_marginal_ = marginal
-        self._top = (sets, None if log_weight is None else np.exp(log_weight))
-        self._levels = [level_plan(self, counts, s, log_class, w) for s, w in levels]
+        self._averaged = True
+
+    def _level_sets(self) -> list:
+        """Per level, top first, its parent sets and their log weights (None: equal):
+        the sets of n .. 2 super-parents, or WAODE's informative SPODEs; [] for AODE."""
+        d = self._sizes.size
+        if self.weighted:
+            kept = np.flatnonzero(self.weights_ > 0)
+            return [([(int(p),) for p in kept], np.log(self.weights_[kept]))] if kept.size else []
+        n = self._check_n(d)
+        return [(list(itertools.combinations(range(d), k)), None) for k in range(n, 1, -1)]
+
+    def _level_plans(self) -> list:
+        """The lookup plans of the levels (:func:`.averaged_tables.level_plan`), made from
+        the counts when first asked for and kept beside the model, never saved (as the
+        plans of :mod:`.plans`)."""
+        plans = _LEVELS.get(self)
+        if plans is None:
+            counts, log_class = Counts(self.stats_), np.log(self.class_marginal_)
+            plans = [level_plan(self, counts, s, log_class, w) for s, w in self._level_sets()]
+            _LEVELS[self] = plans
+        return plans
+
+    def class_major_blocks(self, X, *, relative: bool, finish=None):
+        self.check_ready()
+        if getattr(self, "_averaged", False):
+            self._level_plans()  # made once, here, before the worker threads need them
+        return super().class_major_blocks(X, relative=relative, finish=finish)
 
     def _implied_marginal(self, counts, sets, log_weight) -> np.ndarray:
         """``P(y) = sum_{x_S} P(y, x_S)``, averaged (weighted) over the parent sets
@@ -180,9 +203,9 @@ class AveragedDependence(OneDependence):
         return np.average(parts, axis=0, weights=weights)
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
-        levels = getattr(self, "_levels", None)
-        if not levels:
+        if not getattr(self, "_averaged", False):
             return super()._class_major(X, relative)
+        levels = self._level_plans()
         X = self.coerce(X)
         codes = self._codes(X)
         out = np.empty((self.n_classes_, codes.shape[0]))
@@ -212,9 +235,9 @@ class AveragedDependence(OneDependence):
     def n_parameters(self) -> int:
         """Free parameters of the top level: per parent set S, ``C (prod O_S - 1) +
         sum_{j not in S} C prod O_S (O_j - 1)`` (AODE's for n = 1 and WAODE)."""
-        sets, weights = getattr(self, "_top", ([], None))
-        if not sets or weights is not None:
+        if not getattr(self, "_averaged", False) or self.weighted:
             return super().n_parameters()
+        sets = self._level_sets()[0][0]
         sizes, C = self._sizes, self.n_classes_
         free = np.maximum(sizes - 1, 0)
         out = 0
@@ -226,9 +249,10 @@ class AveragedDependence(OneDependence):
     def sample(self, counts, random_state) -> np.ndarray:
         """Draws per class: a parent set (uniformly; WAODE: by weight), its values from
         ``P(y, x_S)``, then every other attribute given them."""
-        sets, weights = getattr(self, "_top", ([], None))
-        if not sets:
+        if not getattr(self, "_averaged", False):
             return super().sample(counts, random_state)
+        sets, log_weight = self._level_sets()[0]
+        weights = None if log_weight is None else np.exp(log_weight)
         rng = random_state
         counts = np.asarray(counts, dtype=np.intp)
         codes = np.zeros((int(counts.sum()), self._sizes.size), dtype=np.intp)
