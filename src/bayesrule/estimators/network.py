@@ -35,17 +35,27 @@ class TAN(_Network, Preset):
     ----------
     root : int, column name or None, default=None
         The tree's root; None: the attribute of highest mutual information with the class.
+    edge_score : {"cmi", "aic", "bic"}, default="cmi"
+        The weight of an edge between attributes i and j (bnclassify's
+        ``tan_cl(score=)``): "cmi" ``I(X_i; X_j | C)``, the maximum spanning tree; "aic"
+        and "bic" the log-likelihood gain ``N_ij I(X_i; X_j | C)`` less ``(O_i - 1)(O_j -
+        1) k`` parameters (k classes) times 1 or ``ln(N_ij) / 2``, ``N_ij`` the rows where
+        both are observed. Edges of negative weight are left out, as bnclassify does, so
+        the result is a maximum spanning *forest*: the tree holding ``root`` is directed
+        from it, each other tree from its attribute of highest ``I(X_j; C)``.
     {shared}{common}
 
     Attributes
     ----------
     classes_, class_count_, class_prior_, n_features_in_, categories_, bin_edges_
     parents_ : list of tuple
-        Per attribute () for the root, else (parent,). ``plot.dependence_graph`` draws it.
+        Per attribute () for a root, else (parent,). ``plot.dependence_graph`` draws it.
     root_ : int
         Column position of the root.
     mutual_information_, conditional_mutual_information_ : ndarray
         ``I(X_j; C)`` (d,) and ``I(X_i; X_j | C)`` (d, d) in nats.
+    edge_weights_ : ndarray of shape (d, d)
+        The weights of ``edge_score`` the tree (or forest) maximises.
 
     Examples
     --------
@@ -57,10 +67,11 @@ class TAN(_Network, Preset):
     """
 
     _family = TreeAugmented
-    _parameters = {"root": None, **DISCRETE}
+    _parameters = {"root": None, "edge_score": "cmi", **DISCRETE}
     _columns_of = ("root",)
 
     root_ = fitted("Column position of the tree's root.")
+    edge_weights_ = fitted("The edge weights of ``edge_score``, shape (d, d).")
 
 
 class KDB(_Network, Preset):
@@ -74,6 +85,10 @@ class KDB(_Network, Preset):
     ----------
     k : int, default=2
         The most attribute parents, ``0 <= k < n_features``.
+    min_cmi : float or None, default=None
+        Sahami's threshold: a parent only where ``I(X_i; X_j | C) > min_cmi`` (in
+        nats), so an attribute may get fewer than k (0.0: no parent that tells nothing
+        about the child given the class). None: always the k of highest information.
     {shared}{common}
 
     Attributes
@@ -99,7 +114,7 @@ class KDB(_Network, Preset):
     """
 
     _family = KDependence
-    _parameters = {"k": 2, **DISCRETE}
+    _parameters = {"k": 2, "min_cmi": None, **DISCRETE}
 
     @property
     def partial_fit(self):

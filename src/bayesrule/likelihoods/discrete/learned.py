@@ -21,15 +21,17 @@ import numbers
 import numpy as np
 
 from ..._engines import lookup
-from ..._validation import check_integer, column_position
+from ..._validation import check_integer, check_nonnegative, column_position
 from ...stats.pair_counts import PairCounts
 from .cpt import check_tables, flat_index, lookup_table, n_free, proba, subsets
 from .network import DiscreteNetwork
 from .plans import sum_plan
 from .structure import (
+    check_edge_score,
     chow_liu_parents,
     class_information,
     conditional_information,
+    edge_weights,
     kdb_parents,
     topological_order,
 )
@@ -204,7 +206,7 @@ class TreeAugmented(_Network):
     ----------
     root : int or None, default=None
         Column position of the tree's root; None: the attribute of highest ``I(X_j; C)``.
-    alpha, unseen, discretize, n_bins, backoff, smoothing
+    alpha, unseen, discretize, n_bins, backoff, smoothing, edge_score
         As in :class:`~bayesrule.TAN`.
     """
 
@@ -219,6 +221,7 @@ class TreeAugmented(_Network):
         n_bins=5,
         backoff=5.0,
         smoothing="lidstone",
+        edge_score="cmi",
     ):
         self.root = root
         self.alpha = alpha
@@ -227,6 +230,7 @@ class TreeAugmented(_Network):
         self.n_bins = n_bins
         self.backoff = backoff
         self.smoothing = smoothing
+        self.edge_score = edge_score
 
     def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
         root = self.root
@@ -236,7 +240,10 @@ class TreeAugmented(_Network):
             else column_position("root", root, mi.size, names=False)
         )
         self.root_ = int(root)
-        return chow_liu_parents(cmi, int(root))
+        score = check_edge_score(self.edge_score)
+        self.edge_weights_ = edge_weights(self.stats_, cmi, score)
+        allowed = None if score == "cmi" else self.edge_weights_ >= 0  # bnclassify's rule
+        return chow_liu_parents(self.edge_weights_, int(root), allowed, mi)
 
 
 class KDependence(_Network):
@@ -247,7 +254,7 @@ class KDependence(_Network):
     ----------
     k : int, default=2
         The most attribute parents; ``0 <= k < n_features``.
-    alpha, unseen, discretize, n_bins, backoff, smoothing
+    alpha, unseen, discretize, n_bins, backoff, smoothing, min_cmi
         As in :class:`~bayesrule.KDB`.
     """
 
@@ -262,6 +269,7 @@ class KDependence(_Network):
         n_bins=5,
         backoff=5.0,
         smoothing="lidstone",
+        min_cmi=None,
     ):
         self.k = k
         self.alpha = alpha
@@ -270,6 +278,7 @@ class KDependence(_Network):
         self.n_bins = n_bins
         self.backoff = backoff
         self.smoothing = smoothing
+        self.min_cmi = min_cmi
 
     def blockwise_reason(self) -> str | None:
         if isinstance(self.k, numbers.Integral) and self.k >= 2:  # fit_blocks: a second pass
@@ -288,7 +297,9 @@ class KDependence(_Network):
         )
 
     def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
-        return kdb_parents(mi, cmi, self._check_k(mi.size))
+        t = self.min_cmi
+        t = None if t is None else check_nonnegative("min_cmi", t, " (in nats; None: none)")
+        return kdb_parents(mi, cmi, self._check_k(mi.size), t)
 
     def _fewer_parents(self) -> str:
         return f"Set a smaller k (k={self.k!r}: tables over k parents' values), or "
