@@ -171,7 +171,7 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                         terms[g0, at + c] = -np.inf
                     continue
                 gate[r] += weight * value
-                shift = logw[t] + glog[g]
+                shift = 0.0 if plain else logw[t] + glog[g]
                 base = cbase[t]
                 for k in range(scol.shape[1]):
                     base += keys[r, scol[t, k]] * smult[t, k]
@@ -220,7 +220,7 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
             elif g0 == G - 1 or t == T - 1:
                 _merge(terms, g0 + 1, n * C, best, total, x, e, bits)
         for r in range(n):
-            used[lo + r] = gate[r]
+            used[lo + r] = 1.0 if plain else gate[r]
             norm = math.log(gate[r]) if gate[r] > 0.0 else 0.0
             for c in range(C):
                 i = r * C + c

@@ -1,0 +1,273 @@
+"""The compiled lookup kernel (``_engines/_lookup_kernels.py``) against the NumPy reference
+of :func:`bayesrule._engines.lookup.score` and against the docstring's formula written out
+row by row; its checks of plans and codes; its threads."""
+
+import itertools
+import math
+
+import numba  # noqa: F401  (a test extra: the compiled path must be the one tested)
+import numpy as np
+import pytest
+from threadpoolctl import threadpool_limits
+
+from bayesrule._engines import _lookup_kernels as kernels
+from bayesrule._engines import lookup
+from bayesrule._engines.lookup import Factors, Plan, score, score_reference
+from bayesrule._engines.lookup_flat import flat_plan
+
+
+@pytest.fixture(autouse=True)
+def compiled_for_any_size(monkeypatch):
+    monkeypatch.setattr(lookup, "COMPILED_FROM", 0)
+
+
+def random_plan(rng, sizes, C, *, components, gates=True, weights=True, minus_inf=0.0):
+    """A plan of ``components`` components over columns of ``sizes``: each an AnDE-like
+    block (one or two parents' slots outermost, then a factor per other column with its
+    own code), or factors of their own layout (up to three terms of either kind)."""
+    d = sizes.size
+    rows, starts, cell = [], [0], 0
+    for t in range(components):
+        if t % 3 == 2:  # a network-like component: each factor its own table
+            for j in rng.permutation(d)[: rng.integers(1, d + 1)].tolist():
+                keys = [(int(a), True) for a in rng.choice(d, rng.integers(0, 3), replace=False)]
+                keys.append((j, False))
+                shape = [int(sizes[a]) + (1 if slot else 2) for a, slot in keys]
+                mults = np.cumprod([1, *shape[::-1]])[::-1][1:].tolist()
+                terms = [(a, m, slot) for (a, slot), m in zip(keys, mults, strict=True)]
+                rows.append((cell, terms))
+                cell += int(np.prod(shape))
+        else:
+            parents = rng.choice(d, 1 + t % 3, replace=False).tolist()
+            others = [j for j in range(d) if j not in parents]
+            width = 1 + int((sizes[others] + 2).sum())
+            strides = np.cumprod([1, *(sizes[parents[::-1]] + 1)])[::-1][1:] * width
+            shared = [(p, int(m), True) for p, m in zip(parents, strides, strict=True)]
+            rows.append((cell, shared))
+            at = 1
+            for j in others:
+                rows.append((cell + at, [*shared, (j, 1, False)]))
+                at += int(sizes[j]) + 2
+            cell += int(np.prod(sizes[parents] + 1)) * width
+        starts.append(len(rows))
+    table = np.log(rng.random((cell, C)))
+    if minus_inf:
+        table[rng.random(table.shape) < minus_inf] = -np.inf
+    gate_factors = gate_table = None
+    if gates:  # as AODE's: on one parent's slot, 0 where it is unavailable (its last)
+        gate_rows, ends, at = [], [], 0
+        for _ in range(components):
+            p = int(rng.choice(np.flatnonzero(sizes > 0)))
+            gate_rows.append((at, [(p, 1, True)]))
+            at += int(sizes[p]) + 1
+            ends.append(at - 1)
+        gate_table = np.where(rng.random(at) < 0.3, 0.0, rng.random(at) * 2)
+        gate_table[ends] = 0.0
+        gate_factors = Factors.build(gate_rows)
+    log_weight = rng.normal(size=components) if weights else None
+    return Plan(table, Factors.build(rows), np.array(starts), log_weight, gate_factors, gate_table)
+
+
+def random_codes(rng, sizes, n):
+    """Codes of n rows: values, unseen (O_j) and missing (O_j + 1) values; the first
+    row all missing."""
+    codes = np.column_stack([rng.integers(0, s + 2, n) for s in sizes.tolist()])
+    codes[0] = sizes + 1
+    return codes
+
+
+def written_out(plan, codes, sizes):
+    """The formula of ``lookup``'s docstring, row by row in Python floats."""
+    C = plan.table.shape[1]
+    T = plan.n_components
+    out = np.empty((C, codes.shape[0]))
+    used = np.empty(codes.shape[0])
+
+    def cell(factors, f, row):
+        at = int(factors.base[f])
+        for col, mult, slot in zip(
+            factors.cols[f], factors.mults[f], factors.parent[f], strict=True
+        ):
+            if col >= 0:
+                at += int(min(row[col], sizes[col]) if slot else row[col]) * int(mult)
+        return at
+
+    for i, row in enumerate(codes.tolist()):
+        sums = [
+            [sum(plan.table[cell(plan.factors, f, row), c] for f in range(a, b)) for c in range(C)]
+            for a, b in itertools.pairwise(plan.starts.tolist())
+        ]
+        if T == 1 and plan.gates is None:
+            out[:, i], used[i] = sums[0], 1.0
+            continue
+        w = [1.0] * T if plan.log_weight is None else [math.exp(v) for v in plan.log_weight]
+        g = (
+            [1.0] * T
+            if plan.gates is None
+            else [plan.gate_table[cell(plan.gates, t, row)] for t in range(T)]
+        )
+        used[i] = sum(wt * gt for wt, gt in zip(w, g, strict=True))
+        for c in range(C):
+            mix = sum(
+                wt * gt * math.exp(s[c]) for wt, gt, s in zip(w, g, sums, strict=True) if gt > 0
+            )
+            out[c, i] = math.log(mix / used[i]) if used[i] > 0 and mix > 0 else -np.inf
+    return out, used
+
+
+def assert_same_scores(got, want, rtol=1e-12):
+    (a, used_a), (b, used_b) = got, want
+    np.testing.assert_allclose(used_a, used_b, rtol=1e-14)
+    np.testing.assert_array_equal(np.isinf(a), np.isinf(b))
+    finite = np.isfinite(b)
+    np.testing.assert_allclose(a[finite], b[finite], rtol=rtol, atol=1e-13)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("C", [1, 2, 3, 5, 9])
+def test_the_kernel_equals_the_formula_and_the_reference(seed, C):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(0, 5, 6)  # a column never observed (O_j = 0) included
+    plan = random_plan(rng, sizes, C, components=5, minus_inf=0.05 * (seed % 2))
+    codes = random_codes(rng, sizes, 300)
+    got = score(plan, codes, sizes)
+    assert_same_scores(got, written_out(plan, codes, sizes))
+    assert_same_scores(got, score_reference(plan, codes, sizes))
+    assert (got[1] == 0).any() and (got[1] > 0).any()  # rows without a usable component
+
+
+@pytest.mark.parametrize("gates,weights", [(False, False), (False, True), (True, False)])
+def test_plans_without_gates_or_weights(gates, weights):
+    rng = np.random.default_rng(7)
+    sizes = np.array([3, 1, 4, 2])
+    plan = random_plan(rng, sizes, 3, components=4, gates=gates, weights=weights)
+    codes = random_codes(rng, sizes, 200)
+    assert_same_scores(score(plan, codes, sizes), written_out(plan, codes, sizes))
+
+
+def test_one_component_without_gates_is_the_sum_itself():
+    rng = np.random.default_rng(3)
+    sizes = np.array([2, 3, 4])
+    plan = random_plan(rng, sizes, 4, components=1, gates=False, weights=True, minus_inf=0.1)
+    codes = random_codes(rng, sizes, 500)
+    out, used = score(plan, codes, sizes)
+    want, _ = written_out(plan, codes, sizes)  # the plain sum: weights play no part
+    np.testing.assert_array_equal(used, 1.0)
+    np.testing.assert_array_equal(np.isinf(out), np.isinf(want))
+    np.testing.assert_allclose(out[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-13)
+    assert np.isinf(out).any()
+
+
+def test_a_class_impossible_in_every_component_is_minus_inf():
+    sizes = np.array([2, 2])
+    rows = [(0, [(0, 4, True), (1, 1, False)]), (12, [(1, 4, True), (0, 1, False)])]
+    table = np.log(np.full((24, 2), 0.5))
+    table[:, 1] = -np.inf  # class 1 has probability 0 everywhere (alpha = 0)
+    plan = Plan(table, Factors.build(rows), np.array([0, 1, 2]))
+    codes = np.array([[0, 1], [1, 3], [2, 0]])
+    out, used = score(plan, codes, sizes)
+    np.testing.assert_allclose(out[0], np.log(0.5), rtol=1e-15)
+    np.testing.assert_array_equal(out[1], -np.inf)
+    np.testing.assert_array_equal(used, 2.0)
+
+
+def test_aode_shaped_plans_share_the_super_parent_and_the_child_cells():
+    """Each SPODE's factors key on its super-parent's slot (summed once per row), and
+    child j's cells lie at one of two offsets (before or after the super-parent), so a
+    row computes about 2d partial cells for d * d lookups."""
+    rng = np.random.default_rng(1)
+    d = 12
+    sizes = np.full(d, 4)
+    plan = random_plan(rng, sizes, 3, components=d)
+    keep = [t for t in range(d) if t % 3 == 0]  # the components with one super-parent
+    rows = []
+    for t in keep:
+        for f in range(plan.starts[t], plan.starts[t + 1]):
+            terms = zip(
+                *(getattr(plan.factors, k)[f] for k in ("cols", "mults", "parent")), strict=True
+            )
+            rows.append((int(plan.factors.base[f]), [x for x in terms if x[0] >= 0]))
+    factors = Factors.build(rows)
+    one_parent = Plan(plan.table, factors, np.arange(len(keep) + 1) * d)
+    flat = flat_plan(one_parent, sizes)
+    scol, pcol, poff = flat[5], flat[7], flat[9]
+    assert scol.shape[1] == 1 and ((scol >= d) & (scol < 2 * d)).all()  # a parent's slot
+    assert poff.size <= 2 * d + 1 < factors.base.size
+    assert (pcol[:, 0] <= 2 * d).all() and pcol.shape[1] == 1  # a code, or none (the head)
+    codes = random_codes(rng, sizes, 400)
+    assert_same_scores(score(one_parent, codes, sizes), written_out(one_parent, codes, sizes))
+
+
+def test_results_do_not_depend_on_threads_or_blocks(monkeypatch):
+    rng = np.random.default_rng(11)
+    sizes = rng.integers(1, 6, 8)
+    plan = random_plan(rng, sizes, 3, components=9)
+    codes = random_codes(rng, sizes, 20_000)
+    with threadpool_limits(limits=1, user_api="blas"):
+        one = score(plan, codes, sizes)
+    many = score(plan, codes, sizes)
+    np.testing.assert_array_equal(one[0], many[0])  # every row on its own: the same bits
+    np.testing.assert_array_equal(one[1], many[1])
+    np.testing.assert_array_equal(score(plan, codes[:7], sizes)[0], one[0][:, :7])
+
+
+def test_the_numpy_reference_below_the_threshold_and_when_disabled(monkeypatch):
+    rng = np.random.default_rng(2)
+    sizes = np.array([3, 3, 3])
+    plan = random_plan(rng, sizes, 2, components=3)
+    codes = random_codes(rng, sizes, 50)
+    calls = []
+    monkeypatch.setattr(lookup, "score_reference", lambda *a: calls.append(1) or (0, 0))
+    monkeypatch.setattr(lookup, "COMPILED_FROM", 50 * plan.factors.base.size + 1)
+    assert not lookup.compiled(50 * plan.factors.base.size) and lookup.compiled()
+    score(plan, codes, sizes)
+    monkeypatch.setattr(lookup, "COMPILED_FROM", 0)
+    score(plan, codes, sizes)
+    monkeypatch.setenv(lookup.DISABLE_ENV, "1")
+    score(plan, codes, sizes)
+    assert calls == [1, 1]
+
+
+def test_codes_out_of_range_are_refused():
+    sizes = np.array([2, 2])
+    plan = Plan(np.zeros((4, 2)), Factors.build([(0, [(0, 1, False)])]), np.array([0, 1]))
+    for bad in ([[4, 0]], [[-1, 0]]):
+        with pytest.raises(ValueError, match="codes must lie in 0 .. O_j \\+ 1"):
+            score(plan, np.array(bad), sizes)
+
+
+@pytest.mark.parametrize(
+    "rows,cells,message",
+    [
+        ([(0, [(0, 1, False)])], 3, "reach cells outside its table"),  # code 3 -> cell 3
+        ([(0, [(0, 2, True)])], 4, "reach cells outside its table"),  # slot 2 -> cell 4
+        ([(0, [(2, 1, False)])], 9, "columns below 2"),
+        ([(-1, [(0, 1, False)])], 9, "bases, multipliers >= 0"),
+        ([(0, [(0, 2**62, False)])], 9, "reach cells outside its table"),  # no wrap-around
+    ],
+)
+def test_plans_reaching_outside_their_tables_are_refused(rows, cells, message):
+    plan = Plan(np.zeros((cells, 2)), Factors.build(rows), np.array([0, 1]))
+    with pytest.raises(ValueError, match=message):
+        score(plan, np.zeros((1, 2), dtype=np.intp), np.array([2, 2]))
+
+
+def test_gates_reaching_outside_their_table_are_refused():
+    factors = Factors.build([(0, [(0, 1, False)]), (0, [(1, 1, False)])])
+    gates = Factors.build([(0, [(0, 1, True)]), (2, [(1, 1, True)])])
+    plan = Plan(np.zeros((4, 1)), factors, np.array([0, 1, 2]), None, gates, np.ones(4))
+    with pytest.raises(ValueError, match="gates reach cells outside"):
+        score(plan, np.zeros((1, 2), dtype=np.intp), np.array([2, 2]))
+    with pytest.raises(ValueError, match="starts do not split"):
+        score(Plan(plan.table, factors, np.array([0, 1])), np.zeros((1, 2), int), np.array([2, 2]))
+
+
+def test_the_exponential_is_within_an_ulp_or_two():
+    rng = np.random.default_rng(0)
+    x = np.concatenate([-rng.random(100_000) * 720, -rng.random(1000) * 1e-3, [0.0, -707.9]])
+    out, bits = np.empty_like(x), np.empty(x.size, dtype=np.int64)
+    kernels._exp(x, out, bits, x.size)
+    np.testing.assert_allclose(out, np.exp(np.maximum(x, -708.0)), rtol=5e-16, atol=0)
+    x = np.array([-np.inf, np.nan, -800.0])  # no usable term: exp(-708), about 3e-308
+    kernels._exp(x, out[:3], bits[:3], 3)
+    np.testing.assert_allclose(out[:3], np.exp(-708.0), rtol=5e-16)
