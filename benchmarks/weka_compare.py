@@ -11,11 +11,12 @@ Weka side: ``benchmarks/WekaFolds.java`` (run by ``java`` from source, one JVM p
 trains a fresh classifier per fold on the training ARFF and writes
 ``distributionForInstance`` of every test row at full precision (what ``-p 0
 -distribution`` prints to 3 decimals; ``--check-cli`` compares the two on one fold per
-model). Weka's defaults, as its ``getOptions`` spells them: NaiveBayes (Laplace counts on
-nominal data), AODE ``-F 1`` (Laplace), AODEsr ``-F 1 -M 1.0 -C 50`` (m-estimate, m = 1),
-WAODE, HNB, and BayesNet with the TAN search (``-S BAYES``) and ``SimpleEstimator -A
-0.5``, plus ``-D`` (counts without an ADTree, which runs out of memory on digits). The
-row "TAN (ENTROPY)" scores edges by log-likelihood (``-S ENTROPY``), which makes them
+model). Weka's defaults, as its ``getOptions`` spells them: NaiveBayes (Laplace counts
+on nominal data), AODE ``-F 1`` (Laplace), AODEsr ``-F 1 -M 1.0 -C 50`` (m-estimates,
+m = 1; the row "AODEsr -L" takes Laplace estimates, as AODE's), WAODE, HNB, and
+BayesNet with the TAN search (``-S BAYES``) and ``SimpleEstimator -A 0.5``, plus ``-D``
+(counts without an ADTree, which runs out of memory on digits). The row "TAN
+(ENTROPY)" scores edges by log-likelihood (``-S ENTROPY``), which makes them
 the conditional mutual information of Friedman et al.'s TAN. BayesNet replaces missing
 values by the training modes (its ReplaceMissingValues filter); WAODE and HNB refuse
 them. Results are cached in ``benchmarks/weka_cache.json.gz``, keyed by the ARFF text
@@ -85,6 +86,7 @@ WEKA_MODELS = {
     "NaiveBayes": (BAYES + "NaiveBayes", []),
     "AODE": (BAYES + "AODE", []),
     "AODEsr": (BAYES + "AODEsr", []),
+    "AODEsr -L": (BAYES + "AODEsr", ["-L"]),  # Laplace estimates instead of m-estimates
     "WAODE": (BAYES + "WAODE", []),
     "HNB": (BAYES + "HNB", []),
     "TAN": (BAYES + "BayesNet", TAN),
@@ -119,26 +121,26 @@ class Counterpart:
 
 
 _TAN = {"alpha": 0.5, "backoff": 0.0}  # SimpleEstimator -A 0.5, no back-off
+_M = (
+    "Weka smooths by m-estimates, m = 1, uniform priors: P(y, x_p) = (F(y, x_p) + 1 / (C O_p)) "
+    "/ (N_p + 1), P(x_j | y, x_p) = (F(y, x_p, x_j) + 1 / O_j) / (F(y, x_p) + 1); without m, "
+    "bayesrule's defaults (Laplace)"
+)
 _IMPUTED = "missing values replaced by the training modes, as Weka's BayesNet does"
 
 #: the rows of the comparison: one or more bayesrule models per Weka model
 COUNTERPARTS = [
     Counterpart("NaiveBayes", "CategoricalNB", {"alpha": 1.0}, {"priors": "laplace"}),
     Counterpart("AODE", "AODE", {"alpha": 1.0, "min_count": 1}, {"backoff": 0.0}),
-    Counterpart(
-        "AODEsr",
-        "AODE",
-        {"subsumption": True},
-        {"min_count": 1, "alpha": 1.0, "backoff": 0.0},
-        "Weka's AODEsr smooths by m-estimates (m = 1), this AODE by alpha",
-    ),
-    Counterpart("WAODE", "WAODE", {}, {"alpha": 1.0}),
+    Counterpart("AODEsr", "AODE", {"subsumption": True}, {"min_count": 1, "m": 1.0}, _M),
+    Counterpart("AODEsr -L", "AODE", {"subsumption": True, "alpha": 1.0, "min_count": 1}),
+    Counterpart("WAODE", "WAODE", {}, {"m": 1.0}, _M),
     Counterpart("HNB", "HNB"),
     Counterpart("TAN", "TAN", _TAN, {}, "tree by CMI (Weka's: BAYES score)"),
     Counterpart("TAN", "TAN", _TAN, {}, _IMPUTED, impute=True),
     Counterpart("TAN (ENTROPY)", "TAN", _TAN),
     Counterpart("TAN (ENTROPY)", "TAN", _TAN, {}, _IMPUTED, impute=True),
-    Counterpart("WAODE, modes imputed", "WAODE", {}, {"alpha": 1.0}, impute=True),
+    Counterpart("WAODE, modes imputed", "WAODE", {}, {"m": 1.0}, _M, impute=True),
     Counterpart("HNB, modes imputed", "HNB", impute=True),
 ]
 
