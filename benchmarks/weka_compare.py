@@ -103,10 +103,11 @@ WEKA_MODELS = {
 class Counterpart:
     """bayesrule's model compared with the Weka model ``weka``: the class ``cls`` with
     ``required`` parameters (NotAvailable without them) and the ``matching`` ones that
-    correspond to Weka's defaults (passed where the class takes them; ``priors="laplace"``:
-    Weka's class prior, computed on the training fold). ``impute``: missing values
-    replaced by the training fold's most frequent value first, as Weka's BayesNet does
-    (its ReplaceMissingValues filter). Every model gets ``discretize=None``."""
+    correspond to Weka's defaults (passed where the class takes them; ``priors=a``:
+    Weka's class prior ``(N_c + a) / (N + a C)``, computed on the training fold).
+    ``impute``: missing values replaced by the training fold's most frequent value
+    first, as Weka's BayesNet does (its ReplaceMissingValues filter). Every model gets
+    ``discretize=None``."""
 
     weka: str
     cls: str
@@ -121,6 +122,7 @@ class Counterpart:
 
 
 _TAN = {"alpha": 0.5, "backoff": 0.0}  # SimpleEstimator -A 0.5, no back-off
+_PRIOR = {"priors": 0.5}  # SimpleEstimator's class prior
 _M = (
     "Weka smooths by m-estimates, m = 1, uniform priors: P(y, x_p) = (F(y, x_p) + 1 / (C O_p)) "
     "/ (N_p + 1), P(x_j | y, x_p) = (F(y, x_p, x_j) + 1 / O_j) / (F(y, x_p) + 1); without m, "
@@ -130,16 +132,16 @@ _IMPUTED = "missing values replaced by the training modes, as Weka's BayesNet do
 
 #: the rows of the comparison: one or more bayesrule models per Weka model
 COUNTERPARTS = [
-    Counterpart("NaiveBayes", "CategoricalNB", {"alpha": 1.0}, {"priors": "laplace"}),
+    Counterpart("NaiveBayes", "CategoricalNB", {"alpha": 1.0}, {"priors": 1.0}),
     Counterpart("AODE", "AODE", {"alpha": 1.0, "min_count": 1}, {"backoff": 0.0}),
     Counterpart("AODEsr", "AODE", {"subsumption": True}, {"min_count": 1, "m": 1.0}, _M),
     Counterpart("AODEsr -L", "AODE", {"subsumption": True, "alpha": 1.0, "min_count": 1}),
     Counterpart("WAODE", "WAODE", {}, {"m": 1.0}, _M),
     Counterpart("HNB", "HNB"),
-    Counterpart("TAN", "TAN", _TAN, {}, "tree by CMI (Weka's: BAYES score)"),
-    Counterpart("TAN", "TAN", _TAN, {}, _IMPUTED, impute=True),
-    Counterpart("TAN (ENTROPY)", "TAN", _TAN),
-    Counterpart("TAN (ENTROPY)", "TAN", _TAN, {}, _IMPUTED, impute=True),
+    Counterpart("TAN", "TAN", _TAN, _PRIOR, "tree by CMI (Weka's: BAYES score)"),
+    Counterpart("TAN", "TAN", _TAN, _PRIOR, _IMPUTED, impute=True),
+    Counterpart("TAN (ENTROPY)", "TAN", _TAN, _PRIOR),
+    Counterpart("TAN (ENTROPY)", "TAN", _TAN, _PRIOR, _IMPUTED, impute=True),
     Counterpart("WAODE, modes imputed", "WAODE", {}, {"m": 1.0}, _M, impute=True),
     Counterpart("HNB, modes imputed", "HNB", impute=True),
 ]
@@ -149,10 +151,10 @@ class NotAvailable(Exception):
     """A counterpart bayesrule does not have (yet)."""
 
 
-def laplace_priors(y, classes) -> dict:
-    """Weka's class prior: (N_c + 1) / (N + C) over the training fold."""
+def smoothed_priors(y, classes, a: float) -> dict:
+    """Weka's class prior: (N_c + a) / (N + a C) over the training fold."""
     counts = np.array([np.sum(y == c) for c in classes], dtype=np.float64)
-    return dict(zip(classes, (counts + 1.0) / (counts.sum() + len(classes)), strict=True))
+    return dict(zip(classes, (counts + a) / (counts.sum() + a * len(classes)), strict=True))
 
 
 def build(part: Counterpart, fold: weka_data.Fold):
@@ -172,7 +174,7 @@ def build(part: Counterpart, fold: weka_data.Fold):
             dropped.append(key)
         elif key == "priors":
             classes = sorted(set(fold.y_train.tolist()))
-            params[key] = laplace_priors(fold.y_train, classes)
+            params[key] = smoothed_priors(fold.y_train, classes, value)
         else:
             params[key] = value
     return cls(**params), dropped
@@ -451,7 +453,9 @@ def notes(rows, weka) -> str:
         dropped = first["dropped"] if first else []
         params = {"discretize": None, **part.required, **part.matching}
         if "priors" in params:
-            params["priors"] = "(N_c + 1) / (N + C) of the training fold"
+            a = params["priors"]
+            aC = "C" if a == 1 else f"{a:g} C"
+            params["priors"] = f"(N_c + {a:g}) / (N + {aC}) of the training fold"
         text = ", ".join(
             f"{k}={v}" if k == "priors" else f"{k}={v!r}"
             for k, v in params.items()
