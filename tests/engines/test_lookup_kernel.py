@@ -14,6 +14,7 @@ from bayesrule._engines import _lookup_kernels as kernels
 from bayesrule._engines import lookup
 from bayesrule._engines.lookup import Factors, Plan, score, score_reference
 from bayesrule._engines.lookup_flat import flat_plan
+from bayesrule.stats.values import value_codes
 
 
 @pytest.fixture(autouse=True)
@@ -271,3 +272,35 @@ def test_the_exponential_is_within_an_ulp_or_two():
     x = np.array([-np.inf, np.nan, -800.0])  # no usable term: exp(-708), about 3e-308
     kernels._exp(x, out[:3], bits[:3], 3)
     np.testing.assert_allclose(out[:3], np.exp(-708.0), rtol=5e-16)
+
+
+@pytest.mark.parametrize("unseen", ["smooth", "ignore"])
+@pytest.mark.parametrize("kind", ["int", "float", "wide"])
+def test_numeric_codes_equal_value_codes(kind, unseen):
+    rng = np.random.default_rng(4)
+    sizes = [0, 1, 5, 16, 17, 300]  # counted outright up to 16 values, else searched
+    pool = np.arange(-40, 400)
+    cats = [np.sort(rng.choice(pool, s, replace=False)) for s in sizes]
+    X = np.column_stack([rng.choice(pool, 2000) for _ in sizes])
+    if kind != "int":
+        cats = [c * 0.5 for c in cats]
+        X = X * 0.5
+        X[rng.random(X.shape) < 0.1] = np.nan
+        X[0, 2], X[1, 3] = np.inf, -0.0
+    if kind == "wide":  # columns of 64-bit integers and of floats side by side
+        cats[0] = np.array([2**40, 2**41], dtype=np.int64)
+        X[:, 0] = np.where(rng.random(2000) < 0.5, 2.0**40, 3.0)
+    codes, first = lookup.numeric_codes(X, cats, unseen)
+    want = np.column_stack([value_codes(c, X[:, j], j, unseen, {}) for j, c in enumerate(cats)])
+    np.testing.assert_array_equal(codes, want)
+    unseen_at = (want == np.array([c.size for c in cats]) + (unseen != "smooth")) & ~np.isnan(X)
+    assert first == np.flatnonzero(unseen_at.ravel())[0]
+
+
+def test_numeric_codes_leave_other_tables_to_value_codes(monkeypatch):
+    cats = [np.array([1.0, 2.0])]
+    assert lookup.numeric_codes(np.array([["a"]], dtype=object), cats, "smooth") is None
+    assert lookup.numeric_codes(np.ones((3, 1)), [np.array(["a"], dtype=object)], "x") is None
+    assert lookup.numeric_codes(np.array([[2**60]]), [np.array([2**60])], "smooth") is None
+    monkeypatch.setenv(lookup.DISABLE_ENV, "1")
+    assert lookup.numeric_codes(np.ones((3, 1)), cats, "smooth") is None

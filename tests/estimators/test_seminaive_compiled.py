@@ -189,3 +189,13 @@ def test_the_plan_is_derived_never_saved(tmp_path, model):
     assert "lookup" not in document  # no Plan, no Factors in the file
     again = load(path)  # checked against the statistics (AODE, SPODE, TAN) or the tables
     np.testing.assert_array_equal(again.predict_proba(Q), proba)
+
+
+def test_unseen_error_names_the_value_on_the_compiled_path():
+    X, y, Q = data(6)
+    model = AODE(unseen="error").fit(X, y)
+    Q = np.nan_to_num(Q, nan=1.0).clip(max=3.0)
+    model.predict_proba(Q)  # every value seen
+    Q[5, 3] = 9.0
+    with pytest.raises(ValueError, match=r"feature 3 has the value .*9\.0.*, never seen"):
+        model.predict_proba(Q)

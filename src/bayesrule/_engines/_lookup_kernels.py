@@ -230,3 +230,41 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                     out[c, lo + r] = best[i] + np.log(total[i]) - norm
                 else:
                     out[c, lo + r] = -np.inf
+
+
+@_jit
+def value_codes(X, values, starts, unseen, codes):
+    """codes[i, j] = the position of ``X[i, j]`` among column j's sorted ``values[starts[j]
+    : starts[j + 1]]``, ``O_j + 1`` where it is NaN (missing), ``unseen + O_j`` where it
+    is not among them (``unseen`` 0: the unseen slot, 1: dropped as missing). Returns the
+    flat position ``i d + j`` of the first value not among them, or -1. The position is
+    the count of smaller values: counted outright for a few values, else by a binary
+    search whose steps select rather than branch (random values mispredict branches)."""
+    n, d = X.shape
+    first = -1
+    for i in range(n):
+        for j in range(d):
+            v = np.float64(X[i, j])
+            lo, hi = starts[j], starts[j + 1]
+            size = hi - lo
+            if v != v:
+                codes[i, j] = size + 1
+                continue
+            if size <= 16:
+                a = lo
+                for k in range(lo, hi):
+                    a += values[k] < v
+            else:
+                a, step = lo, size
+                while step > 1:
+                    half = step >> 1
+                    a = a + half if values[a + half - 1] < v else a
+                    step -= half
+                a += a < hi and values[a] < v
+            if a < hi and values[a] == v:
+                codes[i, j] = a - lo
+            else:
+                codes[i, j] = size + unseen
+                if first < 0:
+                    first = i * d + j
+    return first

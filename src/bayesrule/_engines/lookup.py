@@ -104,13 +104,18 @@ def slots_of(codes: np.ndarray, sizes: np.ndarray) -> np.ndarray:
 
 
 @cache
-def _kernel():
-    """The compiled kernel, or None without numba (imported on first use)."""
+def _kernel_module():
+    """The compiled kernels' module, or None without numba (imported on first use)."""
     try:
         from . import _lookup_kernels
     except ImportError:
         return None
-    return _lookup_kernels.score_rows
+    return _lookup_kernels
+
+
+def _kernel():
+    module = _kernel_module()
+    return None if module is None else module.score_rows
 
 
 def compiled(work: int | None = None) -> bool:
@@ -149,6 +154,31 @@ def score(plan: Plan, codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray,
     for _ in in_order(run, parts, min(workers, len(parts))):
         pass
     return out, used
+
+
+def numeric_codes(X, categories, unseen: str) -> tuple[np.ndarray, int] | None:
+    """The codes (n, d) of a numeric table's rows and the flat position of its first value
+    never seen in training (-1: none), as :func:`bayesrule.stats.values.value_codes`
+    gives them column by column (``unseen`` "smooth": ``O_j``, else ``O_j + 1``), in one
+    compiled pass; None where the kernel does not apply (no numba, a column of other
+    values, integers beyond 2**53)."""
+    X = np.asarray(X)
+    if X.dtype.kind not in "biuf" or not compiled(X.size) or not categories:
+        return None
+    if any(c.dtype.kind not in "biuf" for c in categories):
+        return None
+    values = np.concatenate([np.asarray(c, dtype=np.float64) for c in categories])
+    exact = np.abs(values).max(initial=0) < 2.0**53 and (
+        X.dtype.kind not in "iu" or np.abs(X).max(initial=0) < 2**53
+    )
+    if not exact:
+        return None
+    starts = np.concatenate([[0], np.cumsum([c.size for c in categories])]).astype(np.intp)
+    codes = np.empty(X.shape, dtype=np.intp)
+    if X.dtype not in (np.int64, np.float64) or not X.flags.c_contiguous:
+        X = np.ascontiguousarray(X, dtype=np.float64)
+    first = _kernel_module().value_codes(X, values, starts, int(unseen != "smooth"), codes)
+    return codes, int(first)
 
 
 def score_reference(plan: Plan, codes, sizes) -> tuple[np.ndarray, np.ndarray]:

@@ -28,7 +28,7 @@ import weakref
 
 import numpy as np
 
-from ..._engines.lookup import compiled
+from ..._engines.lookup import compiled, numeric_codes
 from ..._engines.threads import n_threads
 from ...stats.pair_counts import PairCounts, count_pairs, encode_table
 from ...stats.values import check_unseen, lookup, numeric, value_codes, value_table
@@ -144,8 +144,11 @@ class DiscreteNetwork(Binning, Likelihood):
             raise ValueError(
                 f"X has {X.shape[1]} features, but the model was fitted on {len(self.categories_)}."
             )
+        fast = numeric_codes(X, self.categories_, self.unseen)
+        if fast is not None and (fast[1] < 0 or self.unseen != "error"):
+            return fast[0]
         codes = np.empty(X.shape, dtype=np.intp)
-        for j, values in enumerate(self.categories_):
+        for j, values in enumerate(self.categories_):  # raises for unseen="error"
             codes[:, j] = value_codes(values, X[:, j], j, self.unseen, self._indexes)
         return codes
 
