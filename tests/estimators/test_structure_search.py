@@ -154,6 +154,29 @@ def test_without_a_move_worth_epsilon_the_start_is_kept():
     np.testing.assert_allclose(none.predict_proba(X[:3]), np.tile(none.class_prior_, (3, 1)))
 
 
+def test_given_splits_and_splitters_are_the_folds():
+    from sklearn.model_selection import KFold
+
+    X, y = _data(300, 14)
+    _, codes = encode_table(X.astype(object))
+    fold = distinct_folds(codes, y, 4)
+    splits = [(np.flatnonzero(fold != f), np.flatnonzero(fold == f)) for f in range(4)]
+    a = StructureSearch(method="bsej", cv=4, discretize=None).fit(X, y)
+    b = StructureSearch(method="bsej", cv=splits, discretize=None).fit(X, y)
+    assert a.parents_ == b.parents_
+    np.testing.assert_array_equal(a.search_scores_, b.search_scores_)
+    kfold = KFold(3, shuffle=True, random_state=0)
+    c = StructureSearch(cv=kfold, discretize=None).fit(X, y)
+    d = StructureSearch(cv=list(kfold.split(X, y)), discretize=None).fit(X, y)
+    np.testing.assert_array_equal(c.search_scores_, d.search_scores_)
+    search, _ = _search(X, y)
+    search.folds = make_folds(codes, y, np.ones(len(y)), list(kfold.split(X)), 3, OPTIONS)
+    state = (tuple(c.parents_), frozenset(c.features_.tolist()))
+    assert search.score(state) == pytest.approx(c.search_scores_[-1], abs=1e-12)
+    with pytest.raises(ValueError, match="cv's split 0 holds other than row indices"):
+        StructureSearch(cv=[(np.arange(10), np.arange(300, 310))]).fit(X, y)
+
+
 def test_a_fixed_random_state_gives_the_same_search():
     X, y = _data(300, 8)
     a = StructureSearch(method="bsej", random_state=3, discretize=None).fit(X, y)

@@ -43,9 +43,12 @@ class StructureSearch(_Network, Preset):
     ----------
     method : {"tan_hc", "tan_hcsp", "fssj", "bsej"}, default="tan_hc"
         The search (bnclassify's function of the same name).
-    cv : int, default=5
+    cv : int, splitter or iterable of (train, test) index arrays, default=5
         Folds of the cross-validation, at least 2 (fewer where there are fewer distinct
-        rows; with one, no search: the start, naive Bayes or for fssj no attribute).
+        rows; with one, no search: the start, naive Bayes or for fssj no attribute); or,
+        as scikit-learn's ``cv``, a splitter (its ``split(X, y)`` over the rows of
+        ``fit``) or the splits themselves. Rows of weight 0 or with every attribute
+        missing are in no fold.
     epsilon : float, default=0.01
         The least gain in accuracy a move must bring (bnclassify's default).
     random_state : None, int or RandomState, default=None

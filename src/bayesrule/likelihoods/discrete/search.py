@@ -214,8 +214,9 @@ class SearchedNetwork(GivenNetwork):
     Parameters
     ----------
     method : {"tan_hc", "tan_hcsp", "fssj", "bsej"}, default="tan_hc"
-    cv : int, default=5
-        Folds of the cross-validation (at least 2).
+    cv : int, splitter or iterable of (train, test), default=5
+        Folds of the cross-validation (at least 2), a scikit-learn splitter or given
+        (train, test) index splits of the rows.
     epsilon : float, default=0.01
         The least improvement of the accuracy a move must bring.
     random_state : None, int or RandomState, default=None
@@ -257,9 +258,16 @@ class SearchedNetwork(GivenNetwork):
             raise ValueError(
                 f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}"
             )
-        cv = check_integer(
-            "cv", self.cv, 2, kind="an integer (the folds)", why=f"cv={self.cv!r} must be >= 2"
-        )
+        cv = self.cv
+        if isinstance(cv, (numbers.Integral, str, bytes)) or not hasattr(cv, "__iter__"):
+            if isinstance(cv, (str, bytes)) or not hasattr(cv, "split"):
+                cv = check_integer(
+                    "cv",
+                    cv,
+                    2,
+                    kind="an integer (the folds), a splitter or (train, test) index splits",
+                    why=f"cv={cv!r} must be >= 2",
+                )
         return method, cv, check_nonnegative("epsilon", self.epsilon, " (an accuracy gain)")
 
     def _check_params(self) -> float:
@@ -301,6 +309,8 @@ class SearchedNetwork(GivenNetwork):
             "backoff": float(self.backoff),
             "smoothing": self.smoothing,
         }
+        if hasattr(cv, "split"):  # a scikit-learn splitter, over the rows of fit
+            cv = list(cv.split(codes, y))
         folds = make_folds(codes, y, w, cv, stats.n_classes, options, rng)
         d = codes.shape[1]
         empty = tuple(() for _ in range(d))

@@ -20,6 +20,8 @@ attribute cost one factor.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from .cpt import flat_index, lookup_table, subsets
@@ -118,14 +120,40 @@ class Fold:
         return float(self.test_w @ right / self.test_w.sum())
 
 
-def make_folds(codes, y, w, k: int, n_classes: int, options: dict, rng=None) -> list[Fold]:
-    """The folds of the rows of positive weight: ``min(k, distinct rows)`` of them, none
-    when fewer than two distinct rows leave nothing to hold out."""
-    keep = w > 0
+def _split_masks(splits, n: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Given (train, test) index arrays over the ``n`` rows as boolean masks, checked."""
+    out = []
+    for t, split in enumerate(splits):
+        try:
+            train, test = (np.asarray(part) for part in split)
+        except (TypeError, ValueError):
+            raise ValueError(f"cv's split {t} is not a pair (train, test) of row indices") from None
+        masks = []
+        for part in (train, test):
+            if part.dtype.kind not in "iu" or part.ndim != 1 or ((part < 0) | (part >= n)).any():
+                raise ValueError(f"cv's split {t} holds other than row indices 0..{n - 1}")
+            mask = np.zeros(n, dtype=bool)
+            mask[part] = True
+            masks.append(mask)
+        out.append(tuple(masks))
+    return out
+
+
+def make_folds(codes, y, w, cv, n_classes: int, options: dict, rng=None) -> list[Fold]:
+    """The folds of the rows of positive weight with an attribute observed (a row with
+    none says nothing about the structure): ``cv`` distinct-row folds (``min(cv, distinct
+    rows)``; none where fewer than two leave nothing to hold out), or those of the given
+    (train, test) index splits of the rows (a fold with no row on one side left out)."""
+    keep = (w > 0) & (codes >= 0).any(axis=1)
+    if not isinstance(cv, numbers.Integral):
+        masks = [(a & keep, b & keep) for a, b in _split_masks(cv, y.size)]
+        return [
+            Fold(codes, y, w, a, b, n_classes, options) for a, b in masks if a.any() and b.any()
+        ]
     codes, y, w = codes[keep], y[keep], w[keep]
     if y.size == 0:
         return []
-    fold = distinct_folds(codes, y, k, rng)
+    fold = distinct_folds(codes, y, cv, rng)
     k = int(fold.max()) + 1
     if k < 2:
         return []
