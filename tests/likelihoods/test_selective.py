@@ -7,7 +7,7 @@ import pytest
 from bayesrule import KDB, SKDB
 from bayesrule.likelihoods.discrete import selective
 from bayesrule.likelihoods.discrete.learned import KDependence
-from bayesrule.likelihoods.discrete.selective_loo import choose, ranked_parents
+from bayesrule.likelihoods.discrete.selective_loo import MAX_CELLS, choose, ranked_parents
 
 
 def _codes(n, seed, d=4, missing=0.0):
@@ -202,10 +202,17 @@ def test_bad_input_is_refused_by_name(params, error, match):
     assert not hasattr(est, "classes_")
 
 
-def test_partial_fit_is_refused_and_tables_too_large_name_k_max():
+def test_partial_fit_is_refused_and_large_tables_get_fewer_parents():
+    """An attribute gets the longest prefix of its ranked parents whose table has at most
+    MAX_CELLS cells: with 60 values a column, C 62 61^k <= 2^18 allows one parent."""
     est = SKDB()
     assert not hasattr(est, "partial_fit")
     rng = np.random.default_rng(0)
-    X = rng.integers(0, 60, size=(600, 7)).astype(float)
-    with pytest.raises(ValueError, match="smaller k_max"):
-        SKDB(k_max=5, discretize=None).fit(X, rng.integers(0, 2, 600))
+    X = rng.integers(0, 60, size=(600, 4)).astype(float)
+    y = (X[:, 0] + X[:, 1] > 60).astype(int)
+    like = SKDB(k_max=5, discretize=None).fit(X, y).likelihood_
+    assert like.loss_grid_.shape == (5, 6)
+    cmi = like.conditional_mutual_information_
+    assert ranked_parents(like.order_, cmi, 5)[-1][1] != ()  # three earlier attributes
+    assert [len(p) for _, p in ranked_parents(like.order_, cmi, 5, like._sizes, 2)] == [0] + [1] * 3
+    assert 2 * 62 * 61 <= MAX_CELLS < 2 * 62 * 61**2

@@ -35,6 +35,9 @@ from .network import DiscreteNetwork, _add_counts, _block_count
 from .selective_loo import CRITERIA, Scorer, choose, ranked_parents, selective_losses, subset_counts
 from .structure import class_information, conditional_information
 
+#: ``_rows`` of a member whose stages its ensemble runs (``set_statistics`` stops there)
+STAGED = "staged"
+
 
 class SelectiveKDependence(DiscreteNetwork):
     """Selective KDB: the first ``s`` attributes by ``I(X_j; C)`` with up to ``k``
@@ -106,6 +109,8 @@ class SelectiveKDependence(DiscreteNetwork):
     # ----------------------------------------------------------------- the three stages
     def _build(self, stats: PairCounts) -> None:
         rows = self.__dict__.pop("_rows", None)
+        if rows is STAGED:  # an ensemble runs the stages, its members' passes shared
+            return
         if rows is None:
             raise ValueError(
                 "selective KDB needs the training rows (two more passes), not only the counts"
@@ -121,7 +126,7 @@ class SelectiveKDependence(DiscreteNetwork):
         self._check_params()
         mi, cmi = class_information(stats), conditional_information(stats)
         order = np.argsort(-mi, kind="stable") if order is None else np.asarray(order)
-        ranked = ranked_parents(order, cmi, int(self.k_max))
+        ranked = ranked_parents(order, cmi, int(self.k_max), self._sizes, stats.n_classes)
         sizes, C = self._sizes, stats.n_classes
         check_tables(
             8.0 * C * sum(np.prod(sizes[list(pa)] + 1.0) * (sizes[j] + 2) for j, pa in ranked),
@@ -299,7 +304,8 @@ class SelectiveKDependence(DiscreteNetwork):
         if not np.array_equal(self.selected_, order[:s]):
             raise ValueError("selected_ is not the first n_selected_ attributes of order_")
         want = [()] * d
-        for j, ranked in ranked_parents(order, self.conditional_mutual_information_, k)[:s]:
+        cmi = self.conditional_mutual_information_
+        for j, ranked in ranked_parents(order, cmi, k, sizes, n_classes)[:s]:
             want[j] = ranked
         if [tuple(p) for p in self.parents_] != want:
             raise ValueError("parents_ are not the ranked parents of the selected attributes")

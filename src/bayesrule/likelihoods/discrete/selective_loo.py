@@ -45,16 +45,27 @@ LOSSES = ("squared", "log", "wrong")
 CRITERIA = {"rmse": "squared", "log_loss": "log", "zero_one": "wrong"}
 
 
-def ranked_parents(order, cmi: np.ndarray, k_max: int) -> list[tuple[int, tuple[int, ...]]]:
+#: the most cells (C prod(O_p + 1) (O_j + 2)) of one attribute's table: an attribute
+#: gets the longest prefix of its ranked parents within it
+MAX_CELLS = 1 << 18
+
+
+def ranked_parents(
+    order, cmi: np.ndarray, k_max: int, sizes=None, n_classes: int = 1
+) -> list[tuple[int, tuple[int, ...]]]:
     """Per attribute of ``order`` (in order) its up to ``k_max`` earlier attributes of
     highest ``I(X_i; X_j | C)``, best first (ties: the earlier in the order), as
-    :func:`~bayesrule.likelihoods.discrete.structure.kdb_parents` chooses them."""
+    :func:`~bayesrule.likelihoods.discrete.structure.kdb_parents` chooses them; given the
+    attributes' ``sizes``, only as many as keep the table within :data:`MAX_CELLS`."""
     order = np.asarray(order, dtype=np.intp)
     out = []
     for t, j in enumerate(order.tolist()):
         earlier = order[:t]
-        ranked = earlier[np.argsort(-cmi[j, earlier], kind="stable")]
-        out.append((j, tuple(int(p) for p in ranked[:k_max])))
+        ranked = earlier[np.argsort(-cmi[j, earlier], kind="stable")][:k_max]
+        if sizes is not None:
+            cells = n_classes * (sizes[j] + 2.0) * np.cumprod(sizes[ranked] + 1.0)
+            ranked = ranked[: int(np.searchsorted(cells, MAX_CELLS, side="right"))]
+        out.append((j, tuple(int(p) for p in ranked)))
     return out
 
 
@@ -76,9 +87,14 @@ def subset_counts(codes, y, w, *, sizes, n_classes, ranked) -> dict:
         every = seen.all(axis=1)
         full = _bincount(y[every], sub[every], w[every], [n_classes, *sizes[cols]])
         partial = np.flatnonzero(seen[:, -1] & ~every)  # the child seen, a parent missing
-        for kept in subsets(len(parents)):
-            dropped = tuple(1 + i for i in range(len(parents)) if i not in kept)
-            table = full.sum(axis=dropped) if dropped else full
+        margins = {tuple(range(len(parents))): full}
+        for kept in subsets(len(parents))[::-1]:  # supersets first: each summed from one
+            if kept not in margins:
+                extra = min(set(range(len(parents))) - set(kept))
+                larger = tuple(sorted((*kept, extra)))
+                margins[kept] = margins[larger].sum(axis=1 + larger.index(extra))
+            table = margins[kept]
+            dropped = len(kept) < len(parents)
             rows = partial[seen[partial][:, list(kept)].all(axis=1)] if dropped else partial[:0]
             if rows.size:
                 axes = [*kept, len(parents)]
