@@ -152,9 +152,12 @@ class Search:
         self.current = None  # (state, per-fold log joints of the held-out rows)
 
     def _fits(self, parents) -> bool:
+        """Whether every table the state changes stays within :data:`MAX_CELLS`."""
+        old = self.current[0][0] if self.current is not None else ((),) * len(parents)
         return all(
             self.n_classes * np.prod(self.sizes[list(pa)] + 1.0) * (self.sizes[j] + 2) <= MAX_CELLS
             for j, pa in enumerate(parents)
+            if pa != old[j]
         )
 
     def _totals(self, state) -> list[np.ndarray]:

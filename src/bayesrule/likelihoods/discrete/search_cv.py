@@ -24,6 +24,7 @@ import numbers
 
 import numpy as np
 
+from ...stats.pair_counts import count_pairs
 from .cpt import flat_index, lookup_table, subsets
 
 
@@ -85,9 +86,19 @@ class Fold:
         with np.errstate(divide="ignore"):  # the log joint of no attribute: the prior
             self.log_prior = np.log(weight / weight.sum())[:, None] + np.zeros((1, test.sum()))
         self._cache: dict = {}
+        self._pairs = None
 
     def _counts(self, cols: list[int]) -> np.ndarray:
-        """``F(c, x_cols)`` over the training rows where all of ``cols`` are observed."""
+        """``F(c, x_cols)`` over the training rows where all of ``cols`` are observed: of
+        one or two attributes from the fold's pair counts (counted once, when first
+        needed), of more from the rows."""
+        if len(cols) <= 2:
+            if self._pairs is None:
+                values = [np.arange(size) for size in self.sizes]
+                self._pairs = count_pairs(values, self.codes, self.y, self.n_classes, self.w)
+            if len(cols) == 1:
+                return self._pairs.blocks([(cols[0], cols[0])])[0].sum(axis=1)
+            return self._pairs.blocks([tuple(cols)])[0]
         sub = self.codes[:, cols]
         ok = (sub >= 0).all(axis=1)
         shape = [self.n_classes, *self.sizes[cols]]
