@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from dask_blocks import counted_blocks
 
-from bayesrule import SKDB, TAN
+from bayesrule import ESKDB, SKDB, TAN
 
 # row blocks of the 600 training rows, one of them empty; y chunked otherwise (realigned)
 BLOCKS = (150, 0, 97, 203, 150)
@@ -102,3 +102,40 @@ def test_skdb_on_dask_refuses_what_memory_refuses():
         with pytest.raises((ValueError, TypeError)):
             est.fit(Xd, yd)
         assert not hasattr(est, "classes_")
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("kind", ["codes", "quantile", "mdl"])
+def test_eskdb_on_dask_equals_eskdb_in_memory(kind, weighted):
+    discretize = None if kind == "codes" else kind
+
+    def make():
+        return ESKDB(n_estimators=3, k_max=2, random_state=7, discretize=discretize)
+
+    lazy, eager = _fits(make, kind, weighted)
+    for a, b in zip(lazy.members_, eager.members_, strict=True):
+        _same_skdb(a, b)
+    Xt, _ = _data(300, 5, kind)
+    proba = lazy.predict_proba(da.from_array(Xt, chunks=(128, 5))).compute()
+    np.testing.assert_allclose(proba, eager.predict_proba(Xt), rtol=0, atol=1e-10)
+    orders = {tuple(m.order_) for m in eager.members_}
+    assert len(orders) > 1  # the members differ
+    if kind == "mdl":  # and so do their random cut points
+        assert len({tuple(np.concatenate(m.bin_edges_)) for m in eager.members_}) == 3
+
+
+@pytest.mark.parametrize("discretize", [None, "mdl"])
+def test_eskdb_members_share_the_passes(discretize):
+    X, y = _data(600, 0, "codes" if discretize is None else "measured")
+    X = np.nan_to_num(X)
+    one = _passes(lambda: SKDB(k_max=2, discretize=discretize), X, y)
+    for M in (1, 4):
+        passes = _passes(lambda M=M: ESKDB(M, k_max=2, discretize=discretize), X, y)
+        assert passes == one
+
+
+def test_eskdb_on_dask_refuses_an_empty_ensemble():
+    X, y = _data(300, 0, "codes")
+    Xd, yd = da.from_array(X, chunks=100), da.from_array(y, chunks=100)
+    with pytest.raises(ValueError, match="n_estimators=0"):
+        ESKDB(n_estimators=0, discretize=None).fit(Xd, yd)

@@ -31,7 +31,7 @@ class ESKDB(Preset):
     Parameters
     ----------
     n_estimators : int, default=5
-        The members (>= 1).
+        The members (>= 1); may be given by position.
     {selective}random_state : None, int, numpy Generator or RandomState, default=None
         The seed of the members' cut points and attribute orders.
     n_jobs : None, -1 or int >= 1, default=None
@@ -75,6 +75,7 @@ class ESKDB(Preset):
         "n_jobs": None,
         **DISCRETE,
     }
+    _positional = ("n_estimators",)
     _doc_parts = {"common": COMMON, "shared": _SHARED, "selective": SELECTIVE_DOC}
 
     members_ = fitted("The fitted members, selective KDBs on their own bins and orders.")
