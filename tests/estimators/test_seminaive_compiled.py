@@ -12,7 +12,7 @@ from bayesrule import AODE, KDB, SPODE, TAN, AnDE
 from bayesrule._engines import lookup
 from bayesrule._engines.lookup import Plan
 from bayesrule.io import load, save
-from bayesrule.likelihoods.discrete.cpt import flat_index
+from bayesrule.likelihoods.discrete.cpt import flat_index, lookup_table
 
 C = 3
 
@@ -199,3 +199,21 @@ def test_unseen_error_names_the_value_on_the_compiled_path():
     Q[5, 3] = 9.0
     with pytest.raises(ValueError, match=r"feature 3 has the value .*9\.0.*, never seen"):
         model.predict_proba(Q)
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.0])
+@pytest.mark.parametrize("unseen", ["smooth", "ignore"])
+def test_spode_tables_at_once_equal_the_tables_one_by_one(alpha, unseen):
+    """The children of each super-parent from the dense counts at once (Lidstone, no
+    back-off) equal ``lookup_table`` child by child, a never-observed column included."""
+    X, y, _ = data(7)
+    X[:, 4] = np.nan  # never observed
+    like = AODE(alpha=alpha, unseen=unseen).fit(X, y).likelihood_
+    for p, _, _, flat, base, stride, others in like._spodes:
+        tables = [
+            lookup_table(like.stats_.blocks([(p, j)])[0], alpha, unseen).reshape(C, -1)
+            for j in others
+        ]
+        np.testing.assert_array_equal(flat, np.concatenate(tables, axis=1))
+        np.testing.assert_array_equal(base, np.cumsum([0] + [t.shape[1] for t in tables])[:-1])
+        np.testing.assert_array_equal(stride, like._sizes[others] + 2)

@@ -186,12 +186,16 @@ def encode_table(X: np.ndarray, sample_weight=None) -> tuple[list, np.ndarray]:
     code: its value's position, -1 where missing or the row's weight is zero."""
     n, d = X.shape
     keep = None if sample_weight is None else np.asarray(sample_weight) > 0
-    categories, codes = [], np.full((n, d), -1, dtype=np.intp)
+    columns = np.ascontiguousarray(X.T)  # each column contiguous (strided reads were most)
+    categories, codes = [], np.full((d, n), -1, dtype=np.intp)
     for j in range(d):
-        values, code, observed = encode(X[:, j], j, keep)
+        values, code, observed = encode(columns[j], j, keep)
         categories.append(values)
-        codes[observed, j] = code
-    return categories, codes
+        if code.size == n:  # every value kept
+            codes[j] = code
+        else:
+            codes[j, observed] = code
+    return categories, np.ascontiguousarray(codes.T)
 
 
 def count_pairs(categories, codes, y, n_classes: int, sample_weight=None) -> PairCounts:

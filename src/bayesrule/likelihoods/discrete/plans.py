@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._engines.lookup import Factors, Plan
+from .averaged_tables import children_cells
 
 
 def spode_plan(spodes, sizes: np.ndarray, C: int) -> Plan:
@@ -70,6 +71,30 @@ def spode_plan(spodes, sizes: np.ndarray, C: int) -> Plan:
         gates=Factors.build(gate_rows),
         gate_table=np.concatenate(gates) if gates else np.zeros(0),
     )
+
+
+def spode_children(stats, p: int, others, alpha: float, unseen: str):
+    """The tables of super-parent p's children as ``OneDependence`` keeps them, from dense
+    pair counts at once (Lidstone, no back-off: what
+    :func:`~bayesrule.likelihoods.discrete.cpt.lookup_table` gives child by child): each
+    child's (C, O_p + 1, O_j + 2) table flattened, side by side, and where each starts."""
+    off = stats.offsets
+    sizes = np.diff(off)[others]
+    columns = np.concatenate([np.arange(off[j], off[j + 1]) for j in others] or [[]])
+    counts = stats.gram[:, off[p] : off[p + 1]][:, :, columns.astype(np.intp)]
+    cells = children_cells(counts, sizes, alpha)  # (C, O_p + 1, sum(O_j + 2)), slot-major
+    widths = sizes + 2
+    ends = np.cumsum(widths)
+    if unseen == "ignore":  # a value never seen drops out
+        cells[..., ends - 2] = 0.0
+    slots, width = cells.shape[1], int(ends[-1]) if ends.size else 0
+    base = slots * np.concatenate([[0], ends[:-1]]).astype(np.intp)
+    child = np.repeat(np.arange(widths.size), widths)
+    value = np.arange(width) - (ends - widths)[child]
+    where = base[child] + np.arange(slots)[:, None] * widths[child] + value  # child-major
+    flat = np.empty((cells.shape[0], slots * width))
+    flat[:, where.ravel()] = cells.reshape(cells.shape[0], -1)
+    return flat, base
 
 
 def sum_plan(tables, parents, sizes: np.ndarray) -> Plan:
