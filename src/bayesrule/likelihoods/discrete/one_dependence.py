@@ -21,7 +21,7 @@ from ..base import Undetermined
 from .cpt import check_tables, lookup_table, n_free, proba
 from .leave_one_out import spode_losses
 from .network import DiscreteNetwork
-from .plans import spode_plan, sum_plan
+from .plans import spode_children, spode_plan, sum_plan
 
 
 class OneDependence(DiscreteNetwork):
@@ -163,7 +163,10 @@ class OneDependence(DiscreteNetwork):
         self._naive = [lookup_table(F, alpha, self.unseen, smoothing=smoothing) for F in singles]
         self._spodes = []
         children = {p: [j for j in range(sizes.size) if j != p] for p in supers}
-        blocks = iter(stats.blocks([(p, j) for p in supers for j in children[p]]))  # one pass
+        # Lidstone from dense counts: every child of a super-parent at once
+        fast = self.backoff == 0 and smoothing == "lidstone" and stats.gram is not None
+        pairs = [] if fast else [(p, j) for p in supers for j in children[p]]
+        blocks = iter(stats.blocks(pairs))  # one pass
         for p in supers:
             others = children[p]
             num, den = self._parent_joint(singles[p], p)
@@ -171,12 +174,15 @@ class OneDependence(DiscreteNetwork):
                 joint = np.log(num) - np.log(den)
             head = np.column_stack([joint - log_class[:, None], np.zeros(C)])
             usable = np.append(singles[p].sum(axis=0) >= self.min_count, False)
-            tables = [
-                lookup_table(next(blocks), alpha, self.unseen, None, self.backoff, smoothing)
-                for _ in others
-            ]
-            flat = np.concatenate([t.reshape(C, -1) for t in tables] or [np.zeros((C, 0))], axis=1)
-            base = np.concatenate([[0], np.cumsum([t[0].size for t in tables])])[:-1]
+            if fast:
+                flat, base = spode_children(stats, p, others, alpha, self.unseen)
+            else:
+                tables = [
+                    lookup_table(next(blocks), alpha, self.unseen, None, self.backoff, smoothing)
+                    for _ in others
+                ]
+                flat = np.concatenate([t.reshape(C, -1) for t in tables] or [np.zeros((C, 0))], 1)
+                base = np.concatenate([[0], np.cumsum([t[0].size for t in tables])])[:-1]
             self._spodes.append(
                 (p, head, usable, flat, base.astype(np.intp), slots[others], others)
             )
