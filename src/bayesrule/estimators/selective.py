@@ -76,11 +76,14 @@ class SKDB(_Network, Preset):
     Examples
     --------
     >>> from bayesrule import SKDB
-    >>> X = [[0, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 0], [0, 1, 1], [1, 0, 0]] * 5
-    >>> y = [0, 0, 1, 1, 0, 1] * 5
+    >>> X = [[0, 0, 1], [0, 1, 0], [1, 1, 1], [1, 0, 0],
+    ...      [0, 1, 1], [1, 0, 1], [0, 0, 0], [1, 1, 0]] * 4
+    >>> y = [0, 0, 1, 1, 0, 1, 0, 1] * 4  # the class is the first column
     >>> clf = SKDB(k_max=2).fit(X, y)
-    >>> clf.selected_.tolist(), clf.k_
+    >>> clf.selected_.tolist(), clf.k_  # the others only add noise
     ([0], 0)
+    >>> clf.loss_grid_.shape  # (s = 0 .. 3 attributes, k = 0 .. 2)
+    (4, 3)
     >>> clf.predict([[0, 1, 1], [1, 0, 0]])
     array([0, 1])
     """
