@@ -123,11 +123,12 @@ class HiddenNaive(DiscreteNetwork):
             parents = np.array([i for i in range(d) if (i, j) in blocks], dtype=np.intp)
             tables, weight = [], []
             for i in parents.tolist():
-                table = np.ones((C, sizes[i] + 1, slots[j]))  # slot O_i: unavailable
-                table[:, : sizes[i]] = self._child_table(blocks[(i, j)], m)
+                # W_ij P(x_j | c, x_i) over (x_i, x_j) per class; slot O_i (unavailable): 0
+                table = np.zeros((C, sizes[i] + 1, slots[j]))
+                table[:, : sizes[i]] = weights[i, j] * self._child_table(blocks[(i, j)], m)
                 tables.append(table.reshape(C, -1))
                 weight.append(np.append(np.full(sizes[i], weights[i, j]), 0.0))
-            flat = np.concatenate(tables, axis=1) if tables else np.ones((C, 0))
+            flat = np.concatenate(tables, axis=1) if tables else np.zeros((C, 0))
             cells = np.concatenate([[0], np.cumsum([t.shape[1] for t in tables])[:-1]])
             spans = np.concatenate([[0], np.cumsum(sizes[parents] + 1)[:-1]])
             self._hidden.append(
@@ -161,11 +162,10 @@ class HiddenNaive(DiscreteNetwork):
             if parents.size == 0:
                 mixed = alone
             else:
-                w = weight[spans + slots[:, parents]]  # (n, k): 0 where unavailable
+                den = weight[spans + slots[:, parents]].sum(axis=1)  # the weights available
                 stride = self._sizes[j] + 2
-                p = flat[:, cells + slots[:, parents] * stride + child[:, None]]  # (C, n, k)
-                num = np.einsum("cnk,nk->cn", p, w)
-                den = w.sum(axis=1)
+                index = cells + slots[:, parents] * stride + child[:, None]  # (n, k)
+                num = np.stack([np.take(row, index).sum(axis=1) for row in flat])  # 1-D takes
                 mixed = np.where(den > 0, num / np.where(den > 0, den, 1.0), alone)
             with np.errstate(divide="ignore"):
                 out += np.log(mixed)
