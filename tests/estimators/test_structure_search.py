@@ -78,6 +78,30 @@ def test_fold_scores_equal_the_accuracy_of_refits_on_the_folds(parents, features
     assert search.score(state) == pytest.approx(np.mean(refits), abs=1e-12)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"alpha": 0.5, "unseen": "ignore", "backoff": 0.0, "smoothing": "lidstone"},
+        {"alpha": 1.0, "unseen": "smooth", "backoff": 5.0, "smoothing": "hdp"},
+    ],
+)
+def test_fold_scores_follow_the_smoothing_as_refits_do(options):
+    X, y = _data(240, 15, 0.05)
+    X[:3, 2] = [7, 8, 9]
+    _, codes = encode_table(X.astype(object))
+    sizes = np.array([np.unique(c[c >= 0]).size for c in codes.T])
+    search = Search(make_folds(codes, y, np.ones(len(y)), 5, 3, options), sizes, 3)
+    parents, features = [(), (0,), (), (0, 1, 2), ()], [0, 1, 2, 3]
+    fold = distinct_folds(codes, y, 5)
+    refits = []
+    for f in range(5):
+        train, test = fold != f, fold == f
+        clf = BayesClassifier(GivenNetwork(parents, features=features, **options))
+        refits.append(np.mean(clf.fit(X[train], y[train]).predict(X[test]) == y[test]))
+    state = (tuple(parents), frozenset(features))
+    assert search.score(state) == pytest.approx(np.mean(refits), abs=1e-12)
+
+
 def test_equal_rows_share_a_fold_and_classes_are_dealt_in_turn():
     X, y = _data(300, 1)
     _, codes = encode_table(X.astype(object))
