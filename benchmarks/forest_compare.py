@@ -117,7 +117,8 @@ def compare(names, models) -> dict:
 
 
 def table(results, models, key: str) -> str:
-    """One row per data set and the mean over them: ``key`` (accuracy in %, or log loss)
+    """One row per data set, then the means over all data sets (n/a where a model failed
+    on one) and over the data sets every model ran: ``key`` (accuracy in %, or log loss)
     of every model."""
     labels, fmt = list(models), (".2f" if key == "accuracy" else ".4f")
     scale = 100 if key == "accuracy" else 1
@@ -125,12 +126,14 @@ def table(results, models, key: str) -> str:
     for name, row in results.items():
         cells = ["n/a" if "error" in row[m] else format(scale * row[m][key], fmt) for m in labels]
         lines.append(f"| {name} | {' | '.join(cells)} |")
-    means = []
-    for m in labels:
-        rows = [results[n][m] for n in results]
-        bad = any("error" in r for r in rows)
-        means.append("n/a" if bad else format(scale * np.mean([r[key] for r in rows]), fmt))
-    lines.append(f"| **mean** | {' | '.join(means)} |")
+    common = [n for n, row in results.items() if not any("error" in r for r in row.values())]
+    for title, names in (("all", list(results)), (f"the {len(common)} all ran", common)):
+        means = []
+        for m in labels:
+            rows = [results[n][m] for n in names]
+            bad = not rows or any("error" in r for r in rows)
+            means.append("n/a" if bad else format(scale * np.mean([r[key] for r in rows]), fmt))
+        lines.append(f"| **mean, {title}** | {' | '.join(means)} |")
     return "\n".join(lines)
 
 
@@ -144,21 +147,29 @@ def errors(results) -> str:
     return "\n".join(lines) if lines else "- none"
 
 
-def verdict(results) -> str:
-    """ESKDB against the forest on the binned data: mean accuracy, mean log loss, wins."""
-    rows = [(r["ESKDB"], r["RandomForest"]) for r in results.values()]
-    if any("error" in e for e, _ in rows):
-        error = next(e["error"] for e, _ in rows if "error" in e)
-        return f"ESKDB: {error}."
+def verdict(results, ours="ESKDB", forest="RandomForest") -> str:
+    """``ours`` against ``forest``, over the data sets where both ran: mean accuracy,
+    mean log loss, wins."""
+    rows = [
+        (r[ours], r[forest])
+        for r in results.values()
+        if "error" not in r[ours] and "error" not in r[forest]
+    ]
+    failed = [n for n, r in results.items() if "error" in r[ours]]
+    if not rows:
+        return f"{ours}: {next(iter(results.values()))[ours]['error']}."
     acc_e, acc_f = (np.mean([p[i]["accuracy"] for p in rows]) for i in (0, 1))
     ll_e, ll_f = (np.mean([p[i]["log_loss"] for p in rows]) for i in (0, 1))
     wins = sum(e["accuracy"] >= f["accuracy"] for e, f in rows)
     lower = sum(e["log_loss"] < f["log_loss"] for e, f in rows)
     return (
-        f"ESKDB mean accuracy {100 * acc_e:.2f} % vs RandomForest {100 * acc_f:.2f} % "
-        f"({'at least' if acc_e >= acc_f else 'BELOW'}); mean log loss {ll_e:.4f} vs "
-        f"{ll_f:.4f} ({'lower' if ll_e < ll_f else 'NOT lower'}); ESKDB's accuracy at least "
-        f"the forest's on {wins}/{len(rows)} data sets, log loss lower on {lower}/{len(rows)}."
+        f"- {ours} against {forest}, on the {len(rows)} data sets where both ran ({ours} "
+        f"failed on {', '.join(failed) if failed else 'none'}): mean accuracy "
+        f"{100 * acc_e:.2f} % vs {100 * acc_f:.2f} % "
+        f"({'at least' if acc_e >= acc_f else 'BELOW'}); "
+        f"mean log loss {ll_e:.4f} vs {ll_f:.4f} ({'lower' if ll_e < ll_f else 'NOT lower'}); "
+        f"accuracy at least the forest's on {wins}/{len(rows)} data sets, log loss lower on "
+        f"{lower}/{len(rows)}."
     )
 
 
@@ -182,7 +193,8 @@ def main(argv=None) -> None:
             "means over the folds, then over the data sets.",
             f"## Accuracy (%)\n\n{table(results, models, 'accuracy')}",
             f"## Log loss\n\n{table(results, models, 'log_loss')}",
-            verdict(results),
+            verdict(results)
+            + ("\n" + verdict(results, "ESKDB (raw)", "RandomForest (raw)") if args.raw else ""),
             f"Not available or failed:\n\n{errors(results)}",
             "Fit + predict_proba seconds, all data sets and folds: "
             + ", ".join(f"{m} {s:.1f}" for m, s in seconds.items()),
