@@ -34,7 +34,6 @@ frequency with the row taken out. A missing attribute drops out of the row's pro
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
 
 from ..._blocks import BLOCK_BYTES
 from .cpt import extend_parents, flat_index, lidstone, lookup_table, m_estimate, subsets
@@ -209,13 +208,15 @@ def _add_losses(out, s, joint, y, w, every_k=False) -> None:
     (C, rows) per k; ``every_k``: one joint for all k, as at s = 0)."""
     rows = np.arange(y.size)
     for k, scores in enumerate(joint):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            log_post = scores[y, rows] - logsumexp(scores, axis=0)
+        top = scores.max(axis=0)
+        safe = np.where(np.isfinite(top), top, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore", under="ignore"):
+            log_post = scores[y, rows] - safe - np.log(np.exp(scores - safe).sum(axis=0))
         proba = np.nan_to_num(np.exp(log_post), nan=0.0)
         losses = {
             "squared": (1.0 - proba) ** 2,
             "log": np.minimum(np.nan_to_num(-log_post, nan=LOSS_CAP), LOSS_CAP),
-            "wrong": (np.argmax(scores, axis=0) != y) | ~np.isfinite(scores.max(axis=0)),
+            "wrong": (np.argmax(scores, axis=0) != y) | ~np.isfinite(top),
         }
         for name, loss in losses.items():
             value = w @ loss
