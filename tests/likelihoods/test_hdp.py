@@ -19,6 +19,15 @@ def _counts(shape, seed=0, lam=2.0):
     return np.random.default_rng(seed).poisson(lam, size=shape).astype(float)
 
 
+def _heterogeneous(shape, seed, rows=12):
+    """(C, O_pa, O_j) counts drawn from a hierarchy: per class q ~ Dirichlet(1/2), per
+    leaf p ~ Dirichlet(3 q), so that no level merges into its parent."""
+    rng = np.random.default_rng(seed)
+    q = rng.dirichlet(np.full(shape[-1], 0.5), size=shape[0])
+    p = np.array([[rng.dirichlet(3 * qc + 1e-3) for _ in range(shape[1])] for qc in q])
+    return np.apply_along_axis(lambda r: rng.multinomial(rows, r), -1, p).astype(float)
+
+
 def test_a_two_level_tree_by_hand():
     """Counts [[2, 0], [0, 2]], concentration 2, alpha 1. By symmetry the root is
     (1/2, 1/2), so each class restaurant has a = 2 * 1/2 = 1 and its 2 customers sit at
@@ -51,8 +60,9 @@ def test_a_three_level_tree_satisfies_the_fixed_point_equations(concentration):
     """(C, O_pa, O_j) counts: the returned tree's customers are the children's expected
     table counts Σ_i a / (a + i) (integer leaves) and each node the posterior mean of
     its customers around its parent, with the equations written out here."""
-    counts = _counts((2, 3, 4), seed=1)
+    counts = _heterogeneous((2, 3, 4), seed=4)
     tree = hdp.fit(counts, 0.5, concentration=concentration, tol=1e-13, max_iter=1000)
+    assert (tree.concentration < 1e3).all()
     c = tree.concentration
     assert c[0] == 0.5 * 4
     if concentration is not None:
@@ -79,33 +89,50 @@ def test_a_three_level_tree_satisfies_the_fixed_point_equations(concentration):
 
 def _evidence(c, customers, base, axis):
     """The level objective written out: log Dirichlet-multinomial of every node's
-    customers around its parent, plus the log Gamma(2, 1) density (up to a constant)."""
+    customers around its parent."""
     base = np.expand_dims(base, axis)
     n = customers
     terms = gammaln(c * base + n) - gammaln(c * base)
     nodes = gammaln(c) - gammaln(c + n.sum(axis=-1))
-    return terms.sum() + nodes[n.sum(axis=-1) > 0].sum() + np.log(c) - c
+    return terms.sum() + nodes[n.sum(axis=-1) > 0].sum()
 
 
-@pytest.mark.parametrize("seed, lam", [(0, 2.0), (3, 0.3), (5, 20.0)])
-def test_the_concentration_maximises_its_objective_on_a_grid(seed, lam):
-    counts = _counts((3, 4, 5), seed=seed, lam=lam)
-    counts[0, 1] *= 0  # an empty node
-    tree = hdp.fit(counts, 1.0)
+@pytest.mark.parametrize("seed, rows", [(0, 12), (1, 3), (5, 200)])
+def test_the_concentration_maximises_its_objective_on_a_grid(seed, rows):
+    counts = _heterogeneous((3, 4, 5), seed, rows)
+    counts[0, 1] = 0  # an empty node
+    tree = hdp.fit(counts, 0.5)
+    grid = np.exp(np.linspace(np.log(0.5), np.log(1e4), 4001))
     for level in (1, 2):
         customers, base = tree.customers[level], tree.proba[level - 1]
-        grid = np.exp(np.linspace(np.log(1e-3), np.log(1e4), 4001))
         values = [_evidence(c, customers, base, level - 1) for c in grid]
         best = grid[int(np.argmax(values))]
         got = tree.concentration[level]
+        assert 0.5 < got < 1e4  # an interior maximum
         assert abs(np.log(got) - np.log(best)) < 2 * np.log(grid[1] / grid[0])
         assert _evidence(got, customers, base, level - 1) >= max(values) - 1e-9
-        for c in (0.1, got, 50.0):  # the module's objective: the same up to a constant
+        for c in (0.1, got, 50.0):  # the module's objective: the same
             mine = hdp.log_evidence(c, customers, base, level - 1)
-            mine -= hdp.log_evidence(1.0, customers, base, level - 1)
-            ours = _evidence(c, customers, base, level - 1)
-            ours -= _evidence(1.0, customers, base, level - 1)
-            assert np.isclose(mine, ours, rtol=1e-10, atol=1e-9)
+            assert np.isclose(mine, _evidence(c, customers, base, level - 1), rtol=1e-12)
+
+
+def test_the_concentration_bounds():
+    """Children distributed as their parent (multinomial draws of one distribution, fewer
+    repeats of a value than sampling gives): the evidence grows with c up to the upper
+    bound 1e8, the level merges into its parent. Nodes that each saw one value: the
+    evidence falls with c, down to the floor (alpha, or 1e-6)."""
+    base = np.array([0.5, 0.3, 0.2])
+    same = np.array([[4.0, 3.0, 2.0], [5.0, 3.0, 2.0], [5.0, 2.0, 2.0]])
+    assert _evidence(1e6, same, base, 0) > _evidence(1e3, same, base, 0)
+    assert _evidence(1e3, same, base, 0) > _evidence(1.0, same, base, 0)
+    assert hdp.fit_concentration(same, base, 0) == pytest.approx(1e8)
+    single = np.array([[4.0, 0.0, 0.0], [0.0, 3.0, 0.0]])
+    assert _evidence(0.01, single, base, 0) > _evidence(1.0, single, base, 0)
+    assert hdp.fit_concentration(single, base, 0, floor=0.7) == pytest.approx(0.7)
+    assert hdp.fit_concentration(single, base, 0) == pytest.approx(1e-6)
+    assert hdp.fit_concentration(np.zeros((2, 3)), base, 0) == pytest.approx(1e8)
+    tree = hdp.fit(np.array([[5.0, 0.0], [0.0, 7.0]]), 2.0)
+    assert tree.concentration[1] == pytest.approx(2.0)  # the floor is alpha
 
 
 def test_a_huge_concentration_gives_the_parent_distribution():
