@@ -172,10 +172,11 @@ def test_a_class_impossible_in_every_component_is_minus_inf():
     np.testing.assert_array_equal(used, 2.0)
 
 
-def test_aode_shaped_plans_share_the_super_parent_and_the_child_cells():
-    """Each SPODE's factors key on its super-parent's slot (summed once per row), and
-    child j's cells lie at one of two offsets (before or after the super-parent), so a
-    row computes about 2d partial cells for d * d lookups."""
+def test_aode_shaped_plans_key_on_the_super_parent_and_each_code():
+    """Each SPODE's factors key on its super-parent's slot (summed once per row and
+    component) and then on one code of multiplier 1 (or none: the head), so the kernel
+    reads the cell as offset + C times the row's code ("direct"); a factor of two terms
+    of its own (a network's) makes it compute partial cells per row instead."""
     rng = np.random.default_rng(1)
     d = 12
     sizes = np.full(d, 4)
@@ -191,12 +192,13 @@ def test_aode_shaped_plans_share_the_super_parent_and_the_child_cells():
     factors = Factors.build(rows)
     one_parent = Plan(plan.table, factors, np.arange(len(keep) + 1) * d)
     flat = flat_plan(one_parent, sizes)
-    scol, pcol, poff = flat[5], flat[7], flat[9]
+    scol, direct, dcol = flat[5], flat[19], flat[20]
     assert scol.shape[1] == 1 and ((scol >= d) & (scol < 2 * d)).all()  # a parent's slot
-    assert poff.size <= 2 * d + 1 < factors.base.size
-    assert (pcol[:, 0] <= 2 * d).all() and pcol.shape[1] == 1  # a code, or none (the head)
+    assert direct and (dcol <= d).all() and (dcol == d).sum() == len(keep)  # d: the heads
     codes = random_codes(rng, sizes, 400)
     assert_same_scores(score(one_parent, codes, sizes), written_out(one_parent, codes, sizes))
+    assert not flat_plan(plan, sizes)[19]  # with network-like components: partial cells
+    assert_same_scores(score(plan, codes, sizes), written_out(plan, codes, sizes))
 
 
 def test_results_do_not_depend_on_threads_or_blocks(monkeypatch):
@@ -229,12 +231,15 @@ def test_the_numpy_reference_below_the_threshold_and_when_disabled(monkeypatch):
     assert calls == [1, 1]
 
 
-def test_codes_out_of_range_are_refused():
+@pytest.mark.parametrize("term", [(0, 1, False), (0, 2, True)])  # direct, partial cells
+def test_codes_out_of_range_are_refused(term):
     sizes = np.array([2, 2])
-    plan = Plan(np.zeros((4, 2)), Factors.build([(0, [(0, 1, False)])]), np.array([0, 1]))
-    for bad in ([[4, 0]], [[-1, 0]]):
+    plan = Plan(np.zeros((5, 2)), Factors.build([(0, [term])]), np.array([0, 1]))
+    for bad in ([[4, 0]], [[-1, 0]], [[0, 4]]):
         with pytest.raises(ValueError, match="codes must lie in 0 .. O_j \\+ 1"):
             score(plan, np.array(bad), sizes)
+    with pytest.raises(ValueError, match="codes must have shape"):
+        score(plan, np.zeros((3, 3), dtype=np.intp), sizes)
 
 
 @pytest.mark.parametrize(

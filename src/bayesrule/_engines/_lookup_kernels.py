@@ -42,14 +42,19 @@ THREE = np.uint64(3)
 @_jit
 def _keys(codes, sizes, lo, hi, keys):
     """Per row: the codes, then the parent slots ``min(code, O_j)``, then a 0 (the key
-    of padding terms)."""
+    of padding terms). Returns False where a code is not in 0 .. O_j + 1 (the row then
+    scores nothing: its keys are 0)."""
     d = sizes.size
+    ok = True
     for r in range(hi - lo):
         for j in range(d):
             code = codes[lo + r, j]
+            if code < 0 or code > sizes[j] + 1:
+                ok, code = False, 0
             keys[r, j] = code
             keys[r, d + j] = min(code, sizes[j])
         keys[r, 2 * d] = 0
+    return ok
 
 
 @_jit
@@ -130,15 +135,34 @@ def _merge(terms, groups, m, best, total, x, e, bits):
 
 
 @_jit
+def _key(keys, small, sizes, r, col, direct):
+    """A row's key ``col`` (code j: j, slot j: d + j, 0: 2d) as uint64, from ``keys`` or,
+    ``direct``, from the row's codes ``small``."""
+    if not direct:
+        return keys[r, col]
+    d = np.uint64(sizes.size)
+    if col < d:
+        return np.uint64(small[r, col])
+    if col < d + d:
+        return np.uint64(min(np.int64(small[r, col - d]), sizes[col - d]))
+    return np.uint64(0)
+
+
+@_jit
 def score_rows(codes, sizes, start, stop, flat, out, used):
     """Rows ``start:stop`` of ``codes`` (n, d) scored into ``out[:, start:stop]`` (C, n)
     and ``used[start:stop]`` (the gate sums), ``flat`` the tuple of
-    :func:`~bayesrule._engines.lookup.flat_plan`."""
+    :func:`~bayesrule._engines.lookup.flat_plan`. Returns False if a code was outside
+    0 .. O_j + 1 (read as 0 instead: the scores are then not to be used)."""
     (tf, C, starts, fidx, cbase, scol, smult, pcol, pmult, poff) = flat[:10]
-    (gbase, gcol, gmult, gval, glog, logw, plain, rows, G) = flat[10:]
+    (gbase, gcol, gmult, gval, glog, logw, plain, rows, G) = flat[10:19]
+    (direct, dcol, drel) = flat[19:]
+    uC = np.uint64(C)
     d = sizes.size
     T = starts.size - 1
-    keys = np.empty((rows, 2 * d + 1), dtype=np.uint64)
+    # direct: a row's codes in 16 bits (one cache line), then 0 (the head's "column")
+    small = np.zeros((rows if direct else 0, d + 1), dtype=np.uint16)
+    keys = np.empty((0 if direct else rows, 2 * d + 1), dtype=np.uint64)
     Q = np.uint64(poff.size)
     part = np.empty(rows * poff.size, dtype=np.uint64)
     terms = np.empty((G, rows * C))  # the component scores of a group, (row, class) inside
@@ -148,11 +172,20 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
     e = np.empty(rows * C)
     bits = np.empty(rows * C, dtype=np.int64)
     gate = np.empty(rows)
+    ok = True
     for lo in range(start, stop, rows):
         hi = min(stop, lo + rows)
         n = hi - lo
-        _keys(codes, sizes, lo, hi, keys)
-        _partial(keys, n, pcol, pmult, poff, part)
+        if direct:
+            for r in range(n):
+                for j in range(d):
+                    code = codes[lo + r, j]
+                    if code < 0 or code > sizes[j] + 1:
+                        ok, code = False, 0
+                    small[r, j] = code
+        else:
+            ok &= _keys(codes, sizes, lo, hi, keys)
+            _partial(keys, n, pcol, pmult, poff, part)
         best[: n * C] = -np.inf
         total[: n * C] = 0.0
         gate[:n] = 0.0
@@ -164,7 +197,7 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                 at = r * C
                 g = gbase[t]
                 for k in range(gcol.shape[1]):
-                    g += keys[r, gcol[t, k]] * gmult[t, k]
+                    g += _key(keys, small, sizes, r, gcol[t, k], direct) * gmult[t, k]
                 value = gval[g]
                 if not value > 0.0:
                     for c in range(C):
@@ -174,7 +207,7 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                 shift = 0.0 if plain else logw[t] + glog[g]
                 base = cbase[t]
                 for k in range(scol.shape[1]):
-                    base += keys[r, scol[t, k]] * smult[t, k]
+                    base += _key(keys, small, sizes, r, scol[t, k], direct) * smult[t, k]
                 row = np.uint64(r) * Q
                 # the sums, four classes at a time in scalars, two chains of factors
                 # (written out here: a call per component and row costs more than them)
@@ -185,8 +218,12 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                     cell = base + np.uint64(c0)
                     f = f0
                     while f + ONE < f1:
-                        u = cell + part[row + fidx[f]]
-                        v = cell + part[row + fidx[f + ONE]]
+                        if direct:
+                            u = cell + drel[f] + np.uint64(small[r, dcol[f]]) * uC
+                            v = cell + drel[f + ONE] + np.uint64(small[r, dcol[f + ONE]]) * uC
+                        else:
+                            u = cell + part[row + fidx[f]]
+                            v = cell + part[row + fidx[f + ONE]]
                         a0 += tf[u]
                         b0 += tf[v]
                         if width > 1:
@@ -200,7 +237,10 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                             b3 += tf[v + THREE]
                         f += TWO
                     if f < f1:
-                        u = cell + part[row + fidx[f]]
+                        if direct:
+                            u = cell + drel[f] + np.uint64(small[r, dcol[f]]) * uC
+                        else:
+                            u = cell + part[row + fidx[f]]
                         a0 += tf[u]
                         if width > 1:
                             a1 += tf[u + ONE]
@@ -230,6 +270,7 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                     out[c, lo + r] = best[i] + np.log(total[i]) - norm
                 else:
                     out[c, lo + r] = -np.inf
+    return ok
 
 
 @_jit

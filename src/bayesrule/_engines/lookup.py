@@ -141,18 +141,19 @@ def score(plan: Plan, codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray,
     if not compiled(n * max(plan.factors.base.size, 1)):
         return score_reference(plan, codes, sizes)
     codes = np.ascontiguousarray(codes, dtype=np.intp)
-    if codes.size and (codes.min() < 0 or (codes.max(axis=0) > sizes + 1).any()):
-        raise ValueError("codes must lie in 0 .. O_j + 1 (a value, unseen, missing)")
+    if codes.ndim != 2 or codes.shape[1] != sizes.size:
+        raise ValueError(f"codes must have shape (n, {sizes.size}), got {codes.shape}")
     flat = flat_plan(plan, sizes)
-    rows = flat[-1]
+    rows = flat[17]
     out, used = np.empty((C, n)), np.empty(n)
     kernel = _kernel()
     workers = n_threads()
     step = max(rows, -(-n // (4 * workers)))
     parts = [(lo, min(n, lo + step)) for lo in range(0, n, step)]
     run = lambda part: kernel(codes, sizes, part[0], part[1], flat, out, used)  # noqa: E731
-    for _ in in_order(run, parts, min(workers, len(parts))):
-        pass
+    valid = [ok for _, ok in in_order(run, parts, min(workers, len(parts)))]
+    if not all(valid):  # checked in the kernel: each code within its column's table
+        raise ValueError("codes must lie in 0 .. O_j + 1 (a value, unseen, missing)")
     return out, used
 
 

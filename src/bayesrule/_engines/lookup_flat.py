@@ -30,7 +30,7 @@ _FLAT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 #: per-row arrays of one block (keys, partial cells, sums) take at most about this many bytes
 ROW_BYTES = 1 << 19
 #: the component scores of one group of components in a block take at most this many bytes
-GROUP_BYTES = 1 << 18
+GROUP_BYTES = 1 << 20
 #: a block has at least enough rows to read each component's tables about this many
 #: times over in lookups (each table is brought into cache once per block)
 TABLE_REUSE = 4
@@ -42,7 +42,9 @@ def flat_plan(plan, sizes: np.ndarray) -> tuple:
     ``(table, C, starts, factor partials, component bases, shared columns, shared
     multipliers, partial columns, partial multipliers, partial offsets, gate bases,
     gate columns, gate multipliers, gate values, their logs, log weights, plain, rows
-    per block, components per group)``.
+    per block, components per group, direct, factor columns, factor offsets)``: with
+    ``direct`` a factor's cell is its component's base + its offset + C times the row's
+    code in its column (d: none), else its component's base + its partial cell.
     """
     key = tuple(sizes.tolist())
     kept = _FLAT.setdefault(plan, {})
@@ -77,7 +79,21 @@ def flat_plan(plan, sizes: np.ndarray) -> tuple:
         raise ValueError(f"the plan's log weights have shape {logw.shape}, not ({T},)")
     u = lambda a: np.ascontiguousarray(a, dtype=np.uint64)  # noqa: E731
     table = np.ascontiguousarray(plan.table, dtype=np.float64).reshape(-1)
-    per_row = 8 * (unique.shape[0] + none + 1 + 6 * C + 1)
+    # direct: every factor's own term a code of multiplier 1 (AnDE's children) or none
+    # (its heads): its cell the row's code times C plus a constant, no partial cells
+    own = col[:, 0] if F else np.zeros(0, dtype=np.intp)
+    direct = bool(
+        F
+        and col.shape[1] == 1
+        and np.all((own == none) | ((own < d) & (mult[:, 0] == 1)))
+        and int(sizes.max(initial=0)) + 1 < 2**16
+    )
+    if direct:  # the partial cells are not used
+        unique, pcol, pmult, poff = unique[:0], pcol[:0], pmult[:0], poff[:0]
+    if direct:  # 16-bit codes and the sums: many rows per block, each table read rarely
+        per_row = 2 * (d + 1) + 8 * (6 * C + 1)
+    else:
+        per_row = 8 * (unique.shape[0] + none + 1 + 6 * C + 1)
     rows = block_rows(plan.table.shape[0], F, per_row)
     flat = (
         table,
@@ -99,6 +115,9 @@ def flat_plan(plan, sizes: np.ndarray) -> tuple:
         T == 1 and plan.gates is None,
         rows,
         max(1, min(T, GROUP_BYTES // (8 * C * rows))),
+        direct,
+        u(np.where(own == none, d, own)),
+        u(rel * C),
     )
     kept[key] = flat
     return flat
