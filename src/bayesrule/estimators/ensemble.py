@@ -10,6 +10,17 @@ from .one_dependence import _SHARED, DISCRETE
 from .preset import COMMON, Preset, fitted
 from .selective import SELECTIVE, SELECTIVE_DOC
 
+_AUTO = 'discretize : {"auto", "mdl", "quantile"} or None, default="auto"'
+assert _AUTO in _SHARED
+#: the shared text with ESKDB's default: every float column cut at random
+_ENSEMBLE_SHARED = _SHARED.replace(
+    _AUTO,
+    'discretize : {"auto", "mdl", "quantile"} or None, default="mdl"\n'
+    '        ESKDB\'s default is "mdl": the members differ by their random cuts of every\n'
+    '        float column (whole-number ones of few values too, as pixel levels; "auto"\n'
+    "        keeps those as values, the same in every member).",
+)
+
 
 class ESKDB(Preset):
     """Ensemble of selective k-dependence Bayes (Zhang, Petitjean and Buntine 2020).
@@ -30,8 +41,9 @@ class ESKDB(Preset):
 
     Parameters
     ----------
-    n_estimators : int, default=5
-        The members (>= 1); may be given by position.
+    n_estimators : int, default=10
+        The members (>= 1); may be given by position. Accuracy and log loss still improved
+        from 5 to 10 members on scikit-learn's data sets and the penguins.
     {selective}random_state : None, int, numpy Generator or RandomState, default=None
         The seed of the members' cut points and attribute orders.
     n_jobs : None, -1 or int >= 1, default=None
@@ -69,14 +81,15 @@ class ESKDB(Preset):
 
     _family = SelectiveEnsemble
     _parameters = {
-        "n_estimators": 5,
+        "n_estimators": 10,
         **SELECTIVE,
         "random_state": None,
         "n_jobs": None,
         **DISCRETE,
+        "discretize": "mdl",
     }
     _positional = ("n_estimators",)
-    _doc_parts = {"common": COMMON, "shared": _SHARED, "selective": SELECTIVE_DOC}
+    _doc_parts = {"common": COMMON, "shared": _ENSEMBLE_SHARED, "selective": SELECTIVE_DOC}
 
     members_ = fitted("The fitted members, selective KDBs on their own bins and orders.")
 
