@@ -309,3 +309,29 @@ def test_numeric_codes_leave_other_tables_to_value_codes(monkeypatch):
     assert lookup.numeric_codes(np.array([[2**60]]), [np.array([2**60])], "smooth") is None
     monkeypatch.setenv(lookup.DISABLE_ENV, "1")
     assert lookup.numeric_codes(np.ones((3, 1)), cats, "smooth") is None
+
+
+def test_codes_by_value_for_few_integers():
+    """Columns of a few integers (bins, small codes) are looked up by value: a value
+    between them, beyond them, huge, infinite or missing is not a code of theirs."""
+    cats = [np.array([-3, 0, 2, 7]), np.array([1.0, 2.0]), np.array([], dtype=float)]
+    X = np.array(
+        [
+            [-3.0, 1.0, 5.0],
+            [2.0, 2.0, np.nan],
+            [7.0, 1.5, 0.0],
+            [1.0, np.inf, 1.0],
+            [2.0**60, -np.inf, 2.0],
+            [np.nan, 0.0, 3.0],
+            [-0.0, 2.0, 4.0],
+        ]
+    )
+    assert lookup._by_value([c.astype(float) for c in cats]) is not None
+    for unseen in ("smooth", "ignore"):
+        codes, first = lookup.numeric_codes(X, cats, unseen)
+        want = np.column_stack([value_codes(c, X[:, j], j, unseen, {}) for j, c in enumerate(cats)])
+        np.testing.assert_array_equal(codes, want)
+        assert first == 2  # the row 0, column 2 value 5 was never seen
+    ints = np.array([[3, 2**62], [0, 1]])
+    codes, _ = lookup.numeric_codes(ints, [np.array([0, 3]), np.array([1, 2])], "smooth")
+    np.testing.assert_array_equal(codes, [[1, 2], [0, 0]])

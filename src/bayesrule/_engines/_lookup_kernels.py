@@ -309,3 +309,32 @@ def value_codes(X, values, starts, unseen, codes):
                 if first < 0:
                     first = i * d + j
     return first
+
+
+@_jit
+def dense_codes(X, lows, spans, starts, sizes, table, unseen, codes):
+    """As :func:`value_codes`, for columns of a few integers: ``X[i, j] - lows[j]``
+    looked up in column j's table ``table[starts[j]:]`` of ``spans[j] + 1`` entries
+    (-1: a value not seen); a value off the table, or not an integer, is not seen."""
+    n, d = X.shape
+    first = -1
+    for i in range(n):
+        for j in range(d):
+            v = np.float64(X[i, j])
+            size = sizes[j]
+            if v != v:
+                codes[i, j] = size + 1
+                continue
+            k = v - lows[j]
+            code = -1
+            if k >= 0.0 and k <= spans[j] and size > 0:
+                at = np.int64(k)
+                if at == k:
+                    code = table[starts[j] + at]
+            if code >= 0:
+                codes[i, j] = code
+            else:
+                codes[i, j] = size + unseen
+                if first < 0:
+                    first = i * d + j
+    return first

@@ -162,24 +162,55 @@ def numeric_codes(X, categories, unseen: str) -> tuple[np.ndarray, int] | None:
     never seen in training (-1: none), as :func:`bayesrule.stats.values.value_codes`
     gives them column by column (``unseen`` "smooth": ``O_j``, else ``O_j + 1``), in one
     compiled pass; None where the kernel does not apply (no numba, a column of other
-    values, integers beyond 2**53)."""
+    values, integers beyond 2**53). Columns of a few integers (bins, small codes) are
+    looked up in a table by value, others searched."""
     X = np.asarray(X)
     if X.dtype.kind not in "biuf" or not compiled(X.size) or not categories:
         return None
     if any(c.dtype.kind not in "biuf" for c in categories):
         return None
-    values = np.concatenate([np.asarray(c, dtype=np.float64) for c in categories])
-    exact = np.abs(values).max(initial=0) < 2.0**53 and (
-        X.dtype.kind not in "iu" or np.abs(X).max(initial=0) < 2**53
-    )
-    if not exact:
-        return None
-    starts = np.concatenate([[0], np.cumsum([c.size for c in categories])]).astype(np.intp)
-    codes = np.empty(X.shape, dtype=np.intp)
+    values = [np.asarray(c, dtype=np.float64) for c in categories]
     if X.dtype not in (np.int64, np.float64) or not X.flags.c_contiguous:
         X = np.ascontiguousarray(X, dtype=np.float64)
-    first = _kernel_module().value_codes(X, values, starts, int(unseen != "smooth"), codes)
+    codes = np.empty(X.shape, dtype=np.intp)
+    kernels = _kernel_module()
+    dense = _by_value(values)
+    if dense is not None:
+        first = kernels.dense_codes(X, *dense, int(unseen != "smooth"), codes)
+        return codes, int(first)
+    flat = np.concatenate(values)
+    if np.abs(flat).max(initial=0) >= 2.0**53 or (
+        X.dtype.kind in "iu" and np.abs(X).max(initial=0) >= 2**53
+    ):
+        return None
+    starts = np.concatenate([[0], np.cumsum([c.size for c in values])]).astype(np.intp)
+    first = kernels.value_codes(X, flat, starts, int(unseen != "smooth"), codes)
     return codes, int(first)
+
+
+#: a column whose values are integers spanning at most this many is looked up by value
+DENSE_SPAN = 4096
+
+
+def _by_value(values) -> tuple | None:
+    """Tables from value to code for columns of integers (below 2**52) spanning at most
+    :data:`DENSE_SPAN`: per column the lowest value, the span, the table's start, the
+    number of values, and the tables (-1: not a value seen); None for other columns."""
+    lows, spans = np.zeros(len(values)), np.zeros(len(values), dtype=np.intp)
+    for j, v in enumerate(values):
+        if v.size == 0:
+            continue
+        if not (np.abs(v).max() < 2.0**52 and np.array_equal(v, np.round(v))):
+            return None
+        lows[j], spans[j] = v[0], int(v[-1] - v[0])
+        if spans[j] > DENSE_SPAN:
+            return None
+    starts = np.concatenate([[0], np.cumsum(spans + 1)]).astype(np.intp)
+    table = np.full(int(starts[-1]), -1, dtype=np.intp)
+    for j, v in enumerate(values):
+        table[starts[j] + (v - lows[j]).astype(np.intp)] = np.arange(v.size)
+    sizes = np.array([v.size for v in values], dtype=np.intp)
+    return lows, spans, starts, sizes, table
 
 
 def score_reference(plan: Plan, codes, sizes) -> tuple[np.ndarray, np.ndarray]:
