@@ -139,3 +139,24 @@ def test_eskdb_on_dask_refuses_an_empty_ensemble():
     Xd, yd = da.from_array(X, chunks=100), da.from_array(y, chunks=100)
     with pytest.raises(ValueError, match="n_estimators=0"):
         ESKDB(n_estimators=0, discretize=None).fit(Xd, yd)
+
+
+@pytest.mark.slow
+def test_skdb_and_eskdb_on_a_local_cluster():
+    """Every pass's tasks and results travel between processes (pickled)."""
+    import distributed
+
+    X, y = _data(600, 0, "measured")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as local,
+        distributed.Client(local),
+    ):
+        Xd, yd = da.from_array(X, chunks=(BLOCKS, (5,))), da.from_array(y, chunks=300)
+        lazy = SKDB(k_max=2, discretize="mdl").fit(Xd, yd)
+        ensemble = ESKDB(2, k_max=2, random_state=3).fit(Xd, yd)
+    _same_skdb(lazy.likelihood_, SKDB(k_max=2, discretize="mdl").fit(X, y).likelihood_)
+    eager = ESKDB(2, k_max=2, random_state=3).fit(X, y)
+    for a, b in zip(ensemble.members_, eager.members_, strict=True):
+        _same_skdb(a, b)
