@@ -207,6 +207,21 @@ def fit(counts, alpha: float, concentration=None, max_iter: int = 100, tol: floa
 
     ``concentration`` None fits each level's (see the module docstring); a number fixes
     every level below the root at it (the root's is ``alpha O_j``).
+
+    Examples
+    --------
+    Two classes, each with 2 rows of its own value; concentration 2 below the root. By
+    symmetry the root is (1/2, 1/2); each class's 2 customers sit at
+    ``E[t] = 1 + 1/2`` tables (a = 2 * 1/2), the root's customers (3/2, 3/2); a leaf
+    ``(2 + 2 * 1/2) / (2 + 2) = 3/4``:
+
+    >>> import numpy as np
+    >>> tree = fit(np.array([[2.0, 0.0], [0.0, 2.0]]), alpha=1.0, concentration=2.0)
+    >>> tree.proba[1]
+    array([[0.75, 0.25],
+           [0.25, 0.75]])
+    >>> tree.customers[0], tree.unseen[1]  # root customers; unseen value 2 * 0.2 / 4
+    (array([1.5, 1.5]), array([0.1, 0.1]))
     """
     leaves = np.maximum(np.asarray(counts, dtype=np.float64), 0.0)
     depth = leaves.ndim - 1  # levels below the root
