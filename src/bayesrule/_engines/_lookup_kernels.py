@@ -29,6 +29,7 @@ import numba
 import numpy as np
 
 from ._kernels import _jit
+from ._lookup_simd import sum4
 
 LOG2E = 1.4426950408889634
 #: ln(2) in two parts (fdlibm's): k ln2_hi is exact for the k here
@@ -209,52 +210,50 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                 for k in range(scol.shape[1]):
                     base += _key(keys, small, sizes, r, scol[t, k], direct) * smult[t, k]
                 row = np.uint64(r) * Q
-                # the sums, four classes at a time in scalars, two chains of factors
-                # (written out here: a call per component and row costs more than them)
+                # the sums, four classes at a time (written out here: a call per
+                # component and row costs more than them)
                 for c0 in range(0, C, 4):
                     width = min(4, C - c0)
-                    a0 = a1 = a2 = a3 = 0.0
-                    b0 = b1 = b2 = b3 = 0.0
                     cell = base + np.uint64(c0)
-                    f = f0
-                    while f + ONE < f1:
-                        if direct:
-                            u = cell + drel[f] + np.uint64(small[r, dcol[f]]) * uC
-                            v = cell + drel[f + ONE] + np.uint64(small[r, dcol[f + ONE]]) * uC
-                        else:
+                    if direct:  # SIMD: one masked load and add per lookup
+                        s = sum4(tf, cell, drel, small, r, dcol, f0, f1, uC, width)
+                        a0, a1, a2, a3 = s
+                    else:  # scalars in two chains of factors
+                        a0 = a1 = a2 = a3 = 0.0
+                        b0 = b1 = b2 = b3 = 0.0
+                        f = f0
+                        while f + ONE < f1:
                             u = cell + part[row + fidx[f]]
                             v = cell + part[row + fidx[f + ONE]]
-                        a0 += tf[u]
-                        b0 += tf[v]
-                        if width > 1:
-                            a1 += tf[u + ONE]
-                            b1 += tf[v + ONE]
-                        if width > 2:
-                            a2 += tf[u + TWO]
-                            b2 += tf[v + TWO]
-                        if width > 3:
-                            a3 += tf[u + THREE]
-                            b3 += tf[v + THREE]
-                        f += TWO
-                    if f < f1:
-                        if direct:
-                            u = cell + drel[f] + np.uint64(small[r, dcol[f]]) * uC
-                        else:
+                            a0 += tf[u]
+                            b0 += tf[v]
+                            if width > 1:
+                                a1 += tf[u + ONE]
+                                b1 += tf[v + ONE]
+                            if width > 2:
+                                a2 += tf[u + TWO]
+                                b2 += tf[v + TWO]
+                            if width > 3:
+                                a3 += tf[u + THREE]
+                                b3 += tf[v + THREE]
+                            f += TWO
+                        if f < f1:
                             u = cell + part[row + fidx[f]]
-                        a0 += tf[u]
-                        if width > 1:
-                            a1 += tf[u + ONE]
-                        if width > 2:
-                            a2 += tf[u + TWO]
-                        if width > 3:
-                            a3 += tf[u + THREE]
-                    terms[g0, at + c0] = a0 + b0 + shift
+                            a0 += tf[u]
+                            if width > 1:
+                                a1 += tf[u + ONE]
+                            if width > 2:
+                                a2 += tf[u + TWO]
+                            if width > 3:
+                                a3 += tf[u + THREE]
+                        a0, a1, a2, a3 = a0 + b0, a1 + b1, a2 + b2, a3 + b3
+                    terms[g0, at + c0] = a0 + shift
                     if width > 1:
-                        terms[g0, at + c0 + 1] = a1 + b1 + shift
+                        terms[g0, at + c0 + 1] = a1 + shift
                     if width > 2:
-                        terms[g0, at + c0 + 2] = a2 + b2 + shift
+                        terms[g0, at + c0 + 2] = a2 + shift
                     if width > 3:
-                        terms[g0, at + c0 + 3] = a3 + b3 + shift
+                        terms[g0, at + c0 + 3] = a3 + shift
             if plain:  # one component, no gate: the sum itself
                 best[: n * C] = terms[0, : n * C]
             elif g0 == G - 1 or t == T - 1:
