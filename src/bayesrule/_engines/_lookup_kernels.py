@@ -136,20 +136,6 @@ def _merge(terms, groups, m, best, total, x, e, bits):
 
 
 @_jit
-def _key(keys, small, sizes, r, col, direct):
-    """A row's key ``col`` (code j: j, slot j: d + j, 0: 2d) as uint64, from ``keys`` or,
-    ``direct``, from the row's codes ``small``."""
-    if not direct:
-        return keys[r, col]
-    d = np.uint64(sizes.size)
-    if col < d:
-        return np.uint64(small[r, col])
-    if col < d + d:
-        return np.uint64(min(np.int64(small[r, col - d]), sizes[col - d]))
-    return np.uint64(0)
-
-
-@_jit
 def score_rows(codes, sizes, start, stop, flat, out, used):
     """Rows ``start:stop`` of ``codes`` (n, d) scored into ``out[:, start:stop]`` (C, n)
     and ``used[start:stop]`` (the gate sums), ``flat`` the tuple of
@@ -161,8 +147,8 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
     uC = np.uint64(C)
     d = sizes.size
     T = starts.size - 1
-    # direct: a row's codes in 16 bits (one cache line), then 0 (the head's "column")
-    small = np.zeros((rows if direct else 0, d + 1), dtype=np.uint16)
+    # a row's keys: direct, in 16 bits (two cache lines for 30 columns)
+    small = np.zeros((rows if direct else 0, 2 * d + 1), dtype=np.uint16)
     keys = np.empty((0 if direct else rows, 2 * d + 1), dtype=np.uint64)
     Q = np.uint64(poff.size)
     part = np.empty(rows * poff.size, dtype=np.uint64)
@@ -184,6 +170,7 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                     if code < 0 or code > sizes[j] + 1:
                         ok, code = False, 0
                     small[r, j] = code
+                    small[r, d + j] = min(code, sizes[j])
         else:
             ok &= _keys(codes, sizes, lo, hi, keys)
             _partial(keys, n, pcol, pmult, poff, part)
@@ -198,7 +185,8 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                 at = r * C
                 g = gbase[t]
                 for k in range(gcol.shape[1]):
-                    g += _key(keys, small, sizes, r, gcol[t, k], direct) * gmult[t, k]
+                    key = np.uint64(small[r, gcol[t, k]]) if direct else keys[r, gcol[t, k]]
+                    g += key * gmult[t, k]
                 value = gval[g]
                 if not value > 0.0:
                     for c in range(C):
@@ -208,7 +196,8 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                 shift = 0.0 if plain else logw[t] + glog[g]
                 base = cbase[t]
                 for k in range(scol.shape[1]):
-                    base += _key(keys, small, sizes, r, scol[t, k], direct) * smult[t, k]
+                    key = np.uint64(small[r, scol[t, k]]) if direct else keys[r, scol[t, k]]
+                    base += key * smult[t, k]
                 row = np.uint64(r) * Q
                 # the sums, four classes at a time (written out here: a call per
                 # component and row costs more than them)

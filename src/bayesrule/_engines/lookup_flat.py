@@ -28,9 +28,9 @@ import numpy as np
 #: model holds is saved with it; these never are)
 _FLAT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 #: per-row arrays of one block (keys, partial cells, sums) take at most about this many bytes
-ROW_BYTES = 1 << 19
+ROW_BYTES = 1 << 21
 #: the component scores of one group of components in a block take at most this many bytes
-GROUP_BYTES = 1 << 20
+GROUP_BYTES = 1 << 21
 #: a block has at least enough rows to read each component's tables about this many
 #: times over in lookups (each table is brought into cache once per block)
 TABLE_REUSE = 4
@@ -44,7 +44,8 @@ def flat_plan(plan, sizes: np.ndarray) -> tuple:
     gate columns, gate multipliers, gate values, their logs, log weights, plain, rows
     per block, components per group, direct, factor columns, factor offsets)``: with
     ``direct`` a factor's cell is its component's base + its offset + C times the row's
-    code in its column (d: none), else its component's base + its partial cell.
+    key of its term (a code, or the 0 of none), else its component's base + its partial
+    cell.
     """
     key = tuple(sizes.tolist())
     kept = _FLAT.setdefault(plan, {})
@@ -90,8 +91,8 @@ def flat_plan(plan, sizes: np.ndarray) -> tuple:
     )
     if direct:  # the partial cells are not used
         unique, pcol, pmult, poff = unique[:0], pcol[:0], pmult[:0], poff[:0]
-    if direct:  # 16-bit codes and the sums: many rows per block, each table read rarely
-        per_row = 2 * (d + 1) + 8 * (6 * C + 1)
+    if direct:  # 16-bit keys and the sums: many rows per block, each table read rarely
+        per_row = 2 * (none + 1) + 8 * (6 * C + 1)
     else:
         per_row = 8 * (unique.shape[0] + none + 1 + 6 * C + 1)
     rows = block_rows(plan.table.shape[0], F, per_row)
@@ -116,7 +117,7 @@ def flat_plan(plan, sizes: np.ndarray) -> tuple:
         rows,
         max(1, min(T, GROUP_BYTES // (8 * C * rows))),
         direct,
-        u(np.where(own == none, d, own)),
+        u(own),
         u(rel * C),
     )
     kept[key] = flat
