@@ -1,0 +1,58 @@
+"""The compiled pair counts (``_engines/_pair_kernels.py``) against the one-hot products
+of :func:`bayesrule.stats.pair_counts.count_pairs` (``BAYESRULE_NO_NUMBA=1``) and against
+counts of the rows."""
+
+import numba  # noqa: F401  (a test extra: the compiled path must be the one tested)
+import numpy as np
+import pytest
+
+from bayesrule.stats import pair_counts
+from bayesrule.stats.pair_counts import count_pairs, encode_table
+
+
+@pytest.fixture(autouse=True)
+def compiled_for_any_size(monkeypatch):
+    monkeypatch.setattr(pair_counts, "COMPILED_FROM", 0)
+
+
+def table(seed, n=3000, d=6):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 5, (n, d)).astype(float)
+    X[:, 1] = rng.choice([2.5, 7.0, -1.0], n)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    y = rng.integers(0, 3, n)
+    return X, y
+
+
+@pytest.mark.parametrize("weights", ["none", "integers", "reals"])
+def test_counted_gram_equals_the_products(monkeypatch, weights):
+    X, y = table(0)
+    rng = np.random.default_rng(1)
+    w = {"none": None, "integers": rng.integers(0, 4, y.size) * 1.0, "reals": rng.random(y.size)}
+    w = w[weights]
+    categories, codes = encode_table(X, w)
+    counted = count_pairs(categories, codes, y, 3, w)
+    with monkeypatch.context() as m:
+        m.setenv("BAYESRULE_NO_NUMBA", "1")
+        products = count_pairs(categories, codes, y, 3, w)
+    if weights == "reals":  # the products sum in another order
+        np.testing.assert_allclose(counted.gram, products.gram, rtol=1e-13, atol=1e-12)
+    else:
+        np.testing.assert_array_equal(counted.gram, products.gram)
+    # by hand: F(c, x_0 = 1, x_2 = 3) and the diagonal F(c, x_3 = 0)
+    off = counted.offsets
+    w = np.ones(y.size) if w is None else w
+    for c in range(3):
+        both = (y == c) & (X[:, 0] == 1) & (X[:, 2] == 3)
+        np.testing.assert_allclose(counted.gram[c, off[0] + 1, off[2] + 3], w[both].sum())
+        np.testing.assert_allclose(counted.gram[c, off[2] + 3, off[0] + 1], w[both].sum())
+        alone = (y == c) & (X[:, 3] == 0)
+        np.testing.assert_allclose(counted.gram[c, off[3], off[3]], w[alone].sum())
+
+
+def test_out_of_range_classes_are_refused():
+    X, y = table(2, n=200)
+    categories, codes = encode_table(X)
+    y[7] = 5
+    with pytest.raises(ValueError, match="out of range"):
+        count_pairs(categories, codes, y, 3)
