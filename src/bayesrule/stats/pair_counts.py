@@ -196,7 +196,7 @@ def encode_table(X: np.ndarray, sample_weight=None) -> tuple[list, np.ndarray]:
             codes[j] = code
         else:
             codes[j, observed] = code
-    return categories, np.ascontiguousarray(codes.T)
+    return categories, codes.T  # (n, d), column-major: each column's codes contiguous
 
 
 def count_pairs(categories, codes, y, n_classes: int, sample_weight=None) -> PairCounts:
@@ -260,7 +260,7 @@ def _counted_gram(codes, off, y, n_classes, w):
     except ImportError:
         return None
     n, W = codes.shape[0], int(off[-1])
-    codes = np.ascontiguousarray(codes, dtype=np.intp)
+    codes = codes if codes.dtype == np.intp else codes.astype(np.intp)  # any memory order
     y = np.ascontiguousarray(y, dtype=np.intp)
     weights = np.zeros(0) if bool(np.all(w == 1)) else np.ascontiguousarray(w, dtype=np.float64)
     offsets = np.ascontiguousarray(off, dtype=np.intp)
