@@ -20,7 +20,26 @@ value was seen ``min_count`` times, else 0). With one component and no gate the 
 is the sum itself. :func:`score` returns it with the gate sum per row; a row whose gates
 are all 0 gets -inf there and the caller gives it a fallback (naive Bayes).
 
-:func:`score` works on row blocks of bounded memory.
+:func:`score` works on row blocks of bounded memory. With numba installed (and not
+``BAYESRULE_NO_NUMBA=1``) a compiled kernel (:mod:`._lookup_kernels`, on the plan's
+form of :mod:`.lookup_flat`) scores the blocks in :func:`~.threads.n_threads` threads,
+releasing the GIL; the NumPy reference (:func:`score_reference`) otherwise, and for
+fewer than :data:`COMPILED_FROM` lookups. Both give the same numbers to rounding
+(``tests/engines/test_lookup_kernel.py``). Lay a component's table out with its shared
+parents outermost, as AnDE's are: the kernel then sums their terms once per row, and
+reads a factor with one code of its own as offset + C times the code (SIMD over up to
+four classes). A plan is compared by identity; the kernel's form of it is kept beside it
+(never in a model file), so build a plan once per fitted model, not per call.
+
+Examples
+--------
+>>> import numpy as np
+>>> table = np.log([[0.5, 0.2], [0.5, 0.8], [1.0, 1.0], [1.0, 1.0]])  # (O + 2, C) cells
+>>> plan = Plan(table, Factors.build([(0, [(0, 1, False)])]), np.array([0, 1]))
+>>> out, used = score(plan, np.array([[0], [1], [3]]), np.array([2]))
+>>> np.exp(out).round(2)  # classes x rows: value 0, value 1, missing (drops out)
+array([[0.5, 0.5, 1. ],
+       [0.2, 0.8, 1. ]])
 """
 
 from __future__ import annotations
@@ -31,10 +50,12 @@ from functools import cache
 
 import numpy as np
 
-from .._blocks import BLOCK_BYTES
 from .lookup_flat import flat_plan
 from .threads import in_order, n_threads
 
+#: the NumPy reference's temporaries per row block take about this many bytes (as
+#: ``bayesrule._blocks.BLOCK_BYTES``, which this lowest layer does not import)
+BLOCK_BYTES = 1 << 23
 #: set to "1" to score with the NumPy reference even where numba is installed
 DISABLE_ENV = "BAYESRULE_NO_NUMBA"
 #: fewer lookups (rows x factors) than this go through NumPy: no compilation (seconds,
