@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test bench compare-conformal compare-mclust lint clean
+.PHONY: demo test bench compare-conformal compare-mclust compare-weka lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -32,6 +32,13 @@ compare-conformal: $(VENV)/.installed-bench
 # mclust: apt-get install r-base-core r-cran-mclust); writes benchmarks/mclust_results.md
 compare-mclust: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/mclust_models.py --out benchmarks/mclust_results.md
+
+# Semi-naive Bayes against Weka 3.6 (apt-get install weka) on the same folds and MDL bins,
+# AODE's speed beside Weka's, and ESKDB against a random forest; writes
+# benchmarks/weka_results.md and benchmarks/forest_results.md
+compare-weka: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/weka_compare.py --check-cli --speed --record
+	$(BIN)/python benchmarks/forest_compare.py --raw --record
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -55,7 +55,18 @@ def binned_categorical_nb():
 
 
 #: the semi-naive models relax discrete naive Bayes: measured against scikit-learn's
-DISCRETE = {"AODE", "TAN", "KDB", "SPODE"}
+DISCRETE = {
+    "AODE",
+    "TAN",
+    "KDB",
+    "SPODE",
+    "AnDE",
+    "WAODE",
+    "HNB",
+    "StructureSearch",
+    "SKDB",
+    "ESKDB",
+}
 
 
 def counterpart(name: str):

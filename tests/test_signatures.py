@@ -88,6 +88,7 @@ def test_storing_init_refuses_what_a_written_init_would(call, message):
             TAN,
             {
                 "root": None,
+                "edge_score": "cmi",
                 "alpha": 1.0,
                 "unseen": "smooth",
                 "discretize": "auto",
@@ -100,6 +101,7 @@ def test_storing_init_refuses_what_a_written_init_would(call, message):
             AODE,
             {
                 "min_count": 1,
+                "subsumption": False,
                 "alpha": 1.0,
                 "unseen": "smooth",
                 "discretize": "auto",

@@ -18,6 +18,7 @@ tested (``test_what_does_not_apply_is_refused``).
 
 from __future__ import annotations
 
+import itertools
 import sys
 from functools import cache
 
@@ -41,6 +42,7 @@ from bayesrule.likelihoods import (
     Multinomial,
     Poisson,
 )
+from bayesrule.likelihoods.discrete.averaged import AveragedDependence
 from bayesrule.likelihoods.discrete.network import DiscreteNetwork
 from bayesrule.likelihoods.discrete.one_dependence import OneDependence
 from bayesrule.likelihoods.product import Product
@@ -794,9 +796,25 @@ def counted_parameters(family, C=3):
     if isinstance(family, Product):
         return sum(counted_parameters(block, C) for block, _ in family.blocks_)
     sizes = [values.size for values in getattr(family, "categories_", [])]
+    if hasattr(family, "members_"):  # ESKDB: its members' tables
+        return sum(counted_parameters(m, C) for m in family.members_)
+    if hasattr(family, "selected_"):  # SKDB: one table per selected attribute
+        pa = family.parents_
+        return sum(
+            C * np.prod([sizes[p] for p in pa[j]]) * (sizes[j] - 1) for j in family.selected_
+        )
     if hasattr(family, "parents_"):  # TAN, KDB: one table per attribute
         return _free(sizes, family.parents_, C)
-    if isinstance(family, OneDependence):  # SPODE, AODE: each super-parent's tables
+    if isinstance(family, AveragedDependence) and family.n > 1:  # AnDE: each parent set's
+        d = len(sizes)
+        return sum(  # P(x_S | c), then every other attribute given x_S
+            C * (np.prod([sizes[s] for s in S]) - 1)
+            + sum(
+                C * np.prod([sizes[s] for s in S]) * (sizes[j] - 1) for j in range(d) if j not in S
+            )
+            for S in itertools.combinations(range(d), family.n)
+        )
+    if isinstance(family, OneDependence):  # SPODE, AODE, WAODE: each super-parent's tables
         d = len(sizes)
         return sum(
             _free(sizes, [() if j == p else (p,) for j in range(d)], C)

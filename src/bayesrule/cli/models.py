@@ -22,6 +22,8 @@ name                estimator                             data
 ``tan``             :class:`~bayesrule.TAN`                    discrete values of any kind
 ``kdb``             :class:`~bayesrule.KDB`                    discrete values of any kind
 ``spode``           :class:`~bayesrule.SPODE`                  discrete values of any kind
+``skdb``            :class:`~bayesrule.SKDB`                   discrete values of any kind
+``eskdb``           :class:`~bayesrule.ESKDB`                  discrete values of any kind
 ==================  ====================================  ===========================
 
 The default model (:func:`default_model`) is ``multinomial-nb`` for a text column,

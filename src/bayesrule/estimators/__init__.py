@@ -8,9 +8,12 @@ all come from it. Adding an estimator is one entry here.
 
 from dataclasses import dataclass
 
+from .averaged import WAODE, AnDE
 from .classifier import BayesClassifier
+from .ensemble import ESKDB
 from .gaussian import GaussianNB, LinearDiscriminant, NearestMean, QuadraticDiscriminant
 from .gaussian_bayes import GaussianBayes
+from .hidden import HNB
 from .mixed import MixedNB
 from .mixture import GaussianMixtureBayes
 from .naive_bayes import (
@@ -23,6 +26,8 @@ from .naive_bayes import (
 )
 from .network import KDB, TAN
 from .one_dependence import AODE, SPODE
+from .selective import SKDB
+from .structure_search import StructureSearch
 
 
 @dataclass(frozen=True)
@@ -71,9 +76,15 @@ ESTIMATORS = (
     Entry(CategoricalNB, "categorical-nb", "discrete values of any kind", discrete=True),
     Entry(MixedNB, "mixed-nb", "a family per column, any kinds"),
     Entry(AODE, "aode", "averaged one-dependence estimators", discrete=True),
+    Entry(AnDE, "ande", "averaged n-dependence estimators (A2DE)", discrete=True, min_features=2),
+    Entry(WAODE, "waode", "AODE weighted by mutual information", discrete=True),
     Entry(TAN, "tan", "tree-augmented naive Bayes", discrete=True),
     Entry(KDB, "kdb", "k-dependence Bayes (k=2)", discrete=True, min_features=3),
     Entry(SPODE, "spode", "one super-parent for every attribute", discrete=True),
+    Entry(SKDB, "skdb", "selective KDB: attributes and k by leave-one-out", discrete=True),
+    Entry(ESKDB, "eskdb", "ensemble of selective KDBs on random bins", discrete=True),
+    Entry(HNB, "hnb", "hidden naive Bayes (Weka's HNB)", discrete=True),
+    Entry(StructureSearch, "search", "network structure by cross-validated search", discrete=True),
 )
 
 __all__ = ["ESTIMATORS", "Entry", *(entry.cls.__name__ for entry in ESTIMATORS)]

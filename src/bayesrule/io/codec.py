@@ -32,10 +32,8 @@ _BUILTIN = [
     "bayesrule.likelihoods.kernel.Kernel",
     "bayesrule.likelihoods.kernel.KernelData",
     "bayesrule.likelihoods.product.Product",
-    "bayesrule.likelihoods.discrete.one_dependence.OneDependence",
-    "bayesrule.likelihoods.discrete.learned.TreeAugmented",
-    "bayesrule.likelihoods.discrete.learned.KDependence",
     "bayesrule.stats.pair_counts.PairCounts",
+    "bayesrule.stats.set_counts.SetCounts",
     "bayesrule.likelihoods.product.ProductStats",
     "bayesrule.likelihoods.mixture.Mixture",
     "bayesrule.likelihoods.mixture.model.MixtureModel",
@@ -103,8 +101,10 @@ def register(cls: type, *, name: str | None = None) -> type:
 def _registry() -> tuple[dict[str, type], dict[type, str]]:
     global _builtin_loaded
     if not _builtin_loaded:
-        for entry in ESTIMATORS:
+        for entry in ESTIMATORS:  # each estimator and the family a preset builds
             register(entry.cls)
+            if isinstance(getattr(entry.cls, "_family", None), type):
+                register(entry.cls._family)
         for path in _BUILTIN:  # fixed names, never names read from a file
             module, _, attr = path.rpartition(".")
             register(getattr(importlib.import_module(module), attr), name=path)

@@ -15,6 +15,8 @@ ADDED_PARAMETERS = {
     "n_bins": 5,
     # semi-naive tables given attribute parents: no back-off to the table given the class
     "backoff": 0.0,
+    # semi-naive tables: the Lidstone estimates (hierarchical Dirichlet smoothing came later)
+    "smoothing": "lidstone",
     # Calibrated: the Dirichlet map's penalty (read by method="dirichlet" only, which
     # came with it)
     "reg_lambda": 1e-3,
@@ -36,6 +38,12 @@ ADDED_PARAMETERS = {
     "covariance_estimator": None,
     # mixtures: k-means starts (mclust's agglomerative start came later)
     "init": "kmeans",
+    # TAN: the tree of I(X_i; X_j | C) (bnclassify's AIC/BIC forests came later); KDB:
+    # the k parents of highest information, no threshold
+    "edge_score": "cmi",
+    "min_cmi": None,
+    # AODE and its family: no subsumption resolution (AODEsr came later)
+    "subsumption": False,
 }
 
 

@@ -18,6 +18,12 @@ from ._axes import _pyplot
 __all__ = ["dependence_graph"]
 
 _NODE = {"boxstyle": "round,pad=0.4", "facecolor": "#deebf7", "edgecolor": "#1f77b4"}
+_LEFT_OUT_NODE = {
+    "boxstyle": "round,pad=0.4",
+    "facecolor": "white",
+    "edgecolor": "0.6",
+    "linestyle": "--",
+}
 _CLASS_NODE = {"boxstyle": "round,pad=0.4", "facecolor": "#f0f0f0", "edgecolor": "0.45"}
 # zorder 2: below the opaque boxes, so that a line crossing a node passes behind it
 _ARROW = {"arrowstyle": "-|>", "mutation_scale": 12, "shrinkA": 2, "shrinkB": 2, "zorder": 2}
@@ -29,10 +35,13 @@ def _parents(estimator) -> list[tuple[int, ...]]:
     parents = getattr(estimator, "parents_", None)
     name = type(estimator).__name__
     if parents is None:
+        what = {"AnDE": "one estimator per set of n super-parents"}.get(name)
+        if name in ("AODE", "WAODE"):
+            what = "one SPODE per super-parent" + (" (weighted)" if name == "WAODE" else "")
         hint = (
-            " AODE averages one SPODE per super-parent, so it has no single structure; "
-            "fit SPODE(parent=j) to draw the one with super-parent j."
-            if name == "AODE"
+            f" {name} averages {what}, so it has no single structure; fit "
+            "SPODE(parent=j) to draw the one with super-parent j."
+            if what
             else " Fit one of those to draw its structure."
         )
         raise TypeError(
@@ -93,7 +102,9 @@ def dependence_graph(estimator, *, ax=None, show_class=True, feature_names=None,
     parents, and ``depth(j) = 1 + max(depth(p) for p in parents_[j])``; the nodes of
     one layer are spread evenly left to right in column order, so every arrow points
     down. With ``show_class`` the class, every attribute's implicit parent, is a node
-    at the top with lighter arrows to all attributes.
+    at the top with lighter arrows to all attributes. An attribute that a selective
+    KDB (SKDB) left out of its model (not in ``selected_``) is drawn unlinked, in a
+    dashed box, without a class arrow.
 
     Parameters
     ----------
@@ -142,6 +153,8 @@ def dependence_graph(estimator, *, ax=None, show_class=True, feature_names=None,
     n = len(parents)
     names = _names(estimator, feature_names, n)
     depth = _depths(parents)
+    selected = getattr(estimator, "selected_", None)  # SKDB: the attributes it models
+    modelled = set(range(n)) if selected is None else {int(j) for j in selected}
 
     plt = _pyplot()
     from matplotlib.patches import FancyArrowPatch
@@ -160,8 +173,12 @@ def dependence_graph(estimator, *, ax=None, show_class=True, feature_names=None,
     boxes = {}
     for key in sorted(pos, key=lambda k: n if k == "class" else k):  # in column order
         label, style = ("class", _CLASS_NODE) if key == "class" else (names[key], _NODE)
+        left_out = key != "class" and key not in modelled
+        style = _LEFT_OUT_NODE if left_out else style
         boxes[key] = ax.text(*pos[key], label, ha="center", va="center", bbox=style, zorder=3)
-        boxes[key].set_gid("class-node" if key == "class" else "node")
+        boxes[key].set_gid(
+            "class-node" if key == "class" else "left-out-node" if left_out else "node"
+        )
 
     class Edge(FancyArrowPatch):
         """An arrow clipped to its end nodes' boxes, placed as it is drawn (below them)."""
@@ -184,7 +201,7 @@ def dependence_graph(estimator, *, ax=None, show_class=True, feature_names=None,
         style["connectionstyle"] = f"arc3,rad={rad:g}"
         ax.add_patch(Edge((boxes[a], boxes[b]), gid=gid, **_ARROW, **style))
 
-    for j in range(n) if show_class else ():
+    for j in sorted(modelled) if show_class else ():
         arrow("class", j, "class-edge", color="0.6", linewidth=0.8, alpha=0.8)
     for j, ps in enumerate(parents):
         for p in ps:

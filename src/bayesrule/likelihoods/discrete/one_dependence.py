@@ -22,6 +22,7 @@ from .cpt import check_tables, lookup_table, n_free, proba
 from .leave_one_out import spode_losses
 from .network import DiscreteNetwork
 from .plans import spode_children, spode_plan, sum_plan
+from .subsumption import check_subsumption, generalisations, resolve
 
 
 class OneDependence(DiscreteNetwork):
@@ -53,6 +54,10 @@ class OneDependence(DiscreteNetwork):
     min_count : float, default=1
         AODE: a SPODE takes part for a row when its super-parent's value has at least
         this (weighted) count in training. A missing or unseen super-parent never does.
+    subsumption : bool or int, default=False
+        AODEsr: at prediction each row's attribute values that another of its values
+        specialises are deleted first (:mod:`~bayesrule.likelihoods.discrete.subsumption`;
+        True: Weka's critical count 50, an int: that count).
     alpha, unseen, discretize, n_bins, backoff, smoothing
         As in :class:`~bayesrule.AODE`; ``backoff`` (default 0, Webb's estimates) weighs
         ``P(x_j | y)`` into the tables given a super-parent
@@ -68,6 +73,7 @@ class OneDependence(DiscreteNetwork):
         self,
         parents="all",
         min_count=1,
+        subsumption=False,
         alpha=1.0,
         unseen="smooth",
         discretize=None,
@@ -77,12 +83,24 @@ class OneDependence(DiscreteNetwork):
     ):
         self.parents = parents
         self.min_count = min_count
+        self.subsumption = subsumption
         self.alpha = alpha
         self.unseen = unseen
         self.discretize = discretize
         self.n_bins = n_bins
         self.backoff = backoff
         self.smoothing = smoothing
+
+    def _check_params(self) -> float:
+        check_subsumption(self.subsumption)
+        return super()._check_params()
+
+    def _codes(self, X) -> np.ndarray:
+        """Codes of every row and feature; with ``subsumption``, each row's
+        generalisations deleted (missing) first."""
+        codes = super()._codes(X)
+        relations = getattr(self, "_generalisations", None)
+        return codes if relations is None else resolve(codes, relations, self._sizes)
 
     def _chooses(self) -> bool:
         """Whether the super-parent is chosen from the training rows (parents=None)."""
@@ -159,6 +177,8 @@ class OneDependence(DiscreteNetwork):
         log_class = np.log(marginal)
         self.class_marginal_ = marginal
         self.super_parents_ = supers
+        critical = check_subsumption(self.subsumption)
+        self._generalisations = None if critical is None else generalisations(stats, critical)
         smoothing = self.smoothing
         self._naive = [lookup_table(F, alpha, self.unseen, smoothing=smoothing) for F in singles]
         self._spodes = []
