@@ -90,7 +90,7 @@ def test_unknown_model_lists_the_known_ones(files, capsys):
     assert err.endswith(
         "unknown model 'svm'; the models are: qda, lda, gaussian-nb, nearest-mean, gaussian, "
         "mixture, kernel-nb, bernoulli-nb, multinomial-nb, complement-nb, poisson-nb, "
-        "categorical-nb, mixed-nb, aode, tan, kdb, spode"
+        "categorical-nb, mixed-nb, aode, ande, waode, tan, kdb, spode, skdb, eskdb, hnb, search"
     )
     assert "did you mean 'qda'?" in error_of(capsys, fit("--model", "qdaa"))
 

@@ -10,6 +10,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from bayesrule import (
+    HNB,
     KDB,
     TAN,
     ComplementNB,
@@ -20,10 +21,16 @@ from bayesrule import (
 from tests.registry import CASES, assert_same_model
 
 #: the contract's cases whose family scores classes without a density
-NOT_DENSITIES = (ComplementNB,)
+NOT_DENSITIES = (ComplementNB, HNB)
 #: networks learn their structure again in every M step, so EM may cycle between two
 #: structures instead of settling (it then warns)
 RELEARNED = (KDB, TAN)
+
+
+def _may_cycle(est) -> bool:
+    """EM that need not settle: a relearned structure, or subsumption resolution (the
+    E step scores each row with the values it deletes, which the M step counts)."""
+    return isinstance(est, RELEARNED) or bool(getattr(est, "subsumption", False))
 
 
 def _two_gaussians(n, rng):
@@ -120,12 +127,12 @@ def test_every_generative_family_takes_unlabelled_rows(case):
             est.fit(X, partial)
         return
     with warnings.catch_warnings():
-        if isinstance(est, RELEARNED):
+        if _may_cycle(est):
             warnings.simplefilter("ignore", ConvergenceWarning)
         est.fit(X, partial)
     record = est.unlabelled_
     assert record.n_unlabelled == 200 and record.n_iter >= 1
-    assert record.converged or isinstance(est, RELEARNED)
+    assert record.converged or _may_cycle(est)
     assert np.isfinite(record.log_likelihood).all()
     np.testing.assert_array_equal(est.classes_, np.unique(np.asarray(y)[::3]))
     np.testing.assert_allclose(est.class_count_.sum(), 300.0, rtol=1e-9)

@@ -181,9 +181,13 @@ def _fit_options(p) -> None:
         help="qda, lda: variance added, or auto (the default); mixture: a number",
     )
     p.add_argument(
-        "--discretize", metavar="HOW", help="aode, tan, kdb, spode: auto, mdl, quantile or none"
+        "--discretize",
+        metavar="HOW",
+        help="the semi-naive models (aode .. search): auto, mdl, quantile or none",
     )
-    p.add_argument("--n-bins", type=int, metavar="K", help="aode, tan, kdb, spode: bins per column")
+    p.add_argument(
+        "--n-bins", type=int, metavar="K", help="bins per column (the semi-naive models)"
+    )
     _table_options(p)
 
 

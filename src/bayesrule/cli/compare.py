@@ -29,8 +29,10 @@ Examples
 >>> from bayesrule.cli.compare import applicable
 >>> applicable(pd.DataFrame({"x": [0.5, 1.5], "y": [2.0, 3.5]}))
 ['qda', 'lda', 'gaussian-nb', 'nearest-mean', 'gaussian', 'mixture', 'kernel-nb']
->>> applicable(pd.DataFrame({"colour": ["red", "green"], "n": [1, 2]}))
-['categorical-nb', 'mixed-nb', 'aode', 'tan', 'spode']
+>>> coded = pd.DataFrame({"colour": ["red", "green"], "n": [1, 2]})
+>>> applicable(coded)  # doctest: +NORMALIZE_WHITESPACE
+['categorical-nb', 'mixed-nb', 'aode', 'ande', 'waode', 'tan', 'spode', 'skdb', 'eskdb',
+ 'hnb', 'search']
 """
 
 from __future__ import annotations

@@ -11,9 +11,10 @@ EPILOGS = {
 
 models: qda, lda, gaussian-nb, nearest-mean, gaussian, mixture, kernel-nb,
   bernoulli-nb, multinomial-nb, complement-nb, poisson-nb, categorical-nb, mixed-nb, aode,
-  tan, kdb, spode. Default: multinomial-nb with --text-column, mixed-nb when a feature column is
-  not numeric or has missing values, else qda. aode, tan, kdb and spode take discrete
-  values; --discretize mdl (or quantile, auto) bins measurements for them.
+  ande, waode, tan, kdb, spode, skdb, eskdb, hnb, search. Default: multinomial-nb with
+  --text-column, mixed-nb when a feature column is not numeric or has missing values, else
+  qda. The semi-naive models (aode to search) take discrete values; --discretize mdl (or
+  quantile, auto) bins measurements for them.
   --model gaussian chooses mclust's covariance structure by BIC (EDDA); --model mixture
   chooses the components of each class by BIC (--components N fixes them).
 The training accuracy is computed on a random sample of at most 5,000 rows (said so).

@@ -19,11 +19,15 @@ name                estimator                             data
 ``categorical-nb``  :class:`~bayesrule.CategoricalNB`          values of any kind
 ``mixed-nb``        :class:`~bayesrule.MixedNB`                columns of any kinds
 ``aode``            :class:`~bayesrule.AODE`                   discrete values of any kind
+``ande``            :class:`~bayesrule.AnDE`                   discrete values of any kind
+``waode``           :class:`~bayesrule.WAODE`                  discrete values of any kind
 ``tan``             :class:`~bayesrule.TAN`                    discrete values of any kind
 ``kdb``             :class:`~bayesrule.KDB`                    discrete values of any kind
 ``spode``           :class:`~bayesrule.SPODE`                  discrete values of any kind
 ``skdb``            :class:`~bayesrule.SKDB`                   discrete values of any kind
 ``eskdb``           :class:`~bayesrule.ESKDB`                  discrete values of any kind
+``hnb``             :class:`~bayesrule.HNB`                    discrete values of any kind
+``search``          :class:`~bayesrule.StructureSearch`        discrete values of any kind
 ==================  ====================================  ===========================
 
 The default model (:func:`default_model`) is ``multinomial-nb`` for a text column,

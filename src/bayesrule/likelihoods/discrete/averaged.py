@@ -37,7 +37,7 @@ from ..._engines.lookup import score
 from ..._text import class_names
 from ..._validation import check_integer
 from ...stats.pair_counts import count_pairs, encode_table
-from ...stats.set_counts import count_sets
+from ...stats.set_counts import count_sets, layout
 from ..base import Undetermined
 from .averaged_tables import Counts, check_size, joint_parts, level_plan
 from .cpt import proba
@@ -114,6 +114,31 @@ class AveragedDependence(OneDependence):
                 f"weighted=True weighs one-dependence estimators: n must be 1, got {n}"
             )
         return n
+
+    def check_state(self, n_classes: int, n_features: int) -> None:
+        """As AODE's, and the subset counts (not derived) checked: for n >= 2, one flat
+        float64 array per subset size 3 .. min(n + 1, d), each of the length its layout
+        gives (:func:`~bayesrule.stats.set_counts.layout`), finite and non-negative."""
+        super().check_state(n_classes, n_features)
+        n = self._check_n(n_features)
+        stats = self.stats_
+        top = min(n + 1, n_features) if n > 1 else 2
+        sets = getattr(stats, "sets", [])
+        if len(sets) != max(top - 2, 0):
+            raise ValueError(f"the counts hold subsets up to {2 + len(sets)}, not {top}")
+        sizes = tuple(int(c.size) for c in stats.categories)
+        for m, flat in enumerate(sets, start=3):
+            length = n_classes * layout(sizes, m)[1]
+            if not (
+                isinstance(flat, np.ndarray)
+                and flat.dtype == np.float64
+                and flat.shape == (length,)
+                and np.isfinite(flat).all()
+                and (flat >= 0).all()
+            ):
+                raise ValueError(
+                    f"the counts of the {m}-subsets are not {length} non-negative float64 numbers"
+                )
 
     # ----------------------------------------------------------------- statistics
     def statistics(self, X, y, n_classes, sample_weight=None):

@@ -280,6 +280,34 @@ class SearchedNetwork(GivenNetwork):
     def _chosen(self, d: int):
         return check_structure(self._found[0], self._found[1], d)
 
+    def check_state(self, n_classes: int, n_features: int) -> None:
+        """As the given network's, and ``search_scores_`` what a search records: a
+        non-empty 1-D float64 array of accuracies in [0, 1], each move an improvement,
+        one move per arc (``tan_hc``, ``tan_hcsp``) or per attribute taken (``fssj``)."""
+        super().check_state(n_classes, n_features)
+        path = getattr(self, "search_scores_", None)
+        if not (
+            isinstance(path, np.ndarray)
+            and path.dtype == np.float64
+            and path.ndim == 1
+            and path.size >= 1
+            and np.isfinite(path).all()
+            and ((path >= 0) & (path <= 1)).all()
+            and (np.diff(path) > 0).all()
+        ):
+            raise ValueError(
+                "search_scores_ is not the increasing accuracies (in [0, 1]) of a search"
+            )
+        moves = {
+            "tan_hc": sum(map(len, self.parents_)),
+            "tan_hcsp": sum(map(len, self.parents_)),
+            "fssj": len(self.features_),
+        }.get(self._check_search()[0])
+        if moves is not None and path.size != moves + 1:
+            raise ValueError(
+                f"search_scores_ records {path.size - 1} moves, but the structure took {moves}"
+            )
+
     def blockwise_reason(self) -> str | None:
         return "the structure search cross-validates over the training rows"
 
