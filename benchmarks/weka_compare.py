@@ -123,26 +123,25 @@ class Counterpart:
 
 _TAN = {"alpha": 0.5, "backoff": 0.0}  # SimpleEstimator -A 0.5, no back-off
 _PRIOR = {"priors": 0.5}  # SimpleEstimator's class prior
-_M = (
-    "Weka smooths by m-estimates, m = 1, uniform priors: P(y, x_p) = (F(y, x_p) + 1 / (C O_p)) "
-    "/ (N_p + 1), P(x_j | y, x_p) = (F(y, x_p, x_j) + 1 / O_j) / (F(y, x_p) + 1); without m, "
-    "bayesrule's defaults (Laplace)"
-)
+#: Weka's AODEsr and WAODE smooth by m-estimates, m = 1, uniform priors: P(y, x_p) =
+#: (F(y, x_p) + 1 / (C O_p)) / (N_p + 1), P(x_j | y, x_p) = (F(y, x_p, x_j) + 1 / O_j) /
+#: (F(y, x_p) + 1): bayesrule's smoothing="m-estimate" with alpha = m
+_M = {"smoothing": "m-estimate", "alpha": 1.0}
 _IMPUTED = "missing values replaced by the training modes, as Weka's BayesNet does"
 
 #: the rows of the comparison: one or more bayesrule models per Weka model
 COUNTERPARTS = [
     Counterpart("NaiveBayes", "CategoricalNB", {"alpha": 1.0}, {"priors": 1.0}),
     Counterpart("AODE", "AODE", {"alpha": 1.0, "min_count": 1}, {"backoff": 0.0}),
-    Counterpart("AODEsr", "AODE", {"subsumption": True}, {"min_count": 1, "m": 1.0}, _M),
+    Counterpart("AODEsr", "AODE", {"subsumption": True, **_M}, {"min_count": 1}),
     Counterpart("AODEsr -L", "AODE", {"subsumption": True, "alpha": 1.0, "min_count": 1}),
-    Counterpart("WAODE", "WAODE", {}, {"m": 1.0}, _M),
+    Counterpart("WAODE", "WAODE", _M, {"min_count": 0}, "no frequency limit, as Weka's"),
     Counterpart("HNB", "HNB"),
     Counterpart("TAN", "TAN", _TAN, _PRIOR, "tree by CMI (Weka's: BAYES score)"),
     Counterpart("TAN", "TAN", _TAN, _PRIOR, _IMPUTED, impute=True),
     Counterpart("TAN (ENTROPY)", "TAN", _TAN, _PRIOR),
     Counterpart("TAN (ENTROPY)", "TAN", _TAN, _PRIOR, _IMPUTED, impute=True),
-    Counterpart("WAODE, modes imputed", "WAODE", {}, {"m": 1.0}, _M, impute=True),
+    Counterpart("WAODE, modes imputed", "WAODE", _M, {"min_count": 0}, impute=True),
     Counterpart("HNB, modes imputed", "HNB", impute=True),
 ]
 

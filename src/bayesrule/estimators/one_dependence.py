@@ -66,15 +66,19 @@ _SHARED = """alpha : float, default=1.0
         class alone does, not the near-uniform Lidstone estimate (Friedman, Geiger and
         Goldszmidt smoothed TAN so, with m = 5). 0: the Lidstone estimates alone (AODE's
         default: Webb's estimates, whose average over SPODEs smooths already).
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        "lidstone": the tables above (``alpha``, ``backoff``). "hdp": every table
-        ``P(x_j | c, parents)`` smoothed hierarchically (Petitjean, Buntine, Webb and Zaidi
-        2018): a tree of Dirichlet distributions ``P(x_j)`` -> ``P(x_j | c)`` -> ``P(x_j |
-        c, pa_1)`` -> ..., each node's estimate ``(n + c_l P(parent)) / (N + c_l)`` with
-        one concentration ``c_l >= alpha`` per level, of largest marginal likelihood;
-        ``alpha`` is also the root's Lidstone prior, ``backoff`` is unused.
-        Deterministic (expected table counts and empirical-Bayes concentrations instead
-        of the paper's Gibbs sampling; see :mod:`bayesrule.likelihoods.discrete.hdp`).
+    smoothing : {"lidstone", "m-estimate", "hdp"}, default="lidstone"
+        "lidstone": the tables above (``alpha``, ``backoff``). "m-estimate": ``alpha``
+        pseudo-rows spread evenly over each table's cells instead of ``alpha`` per cell,
+        ``(F(c, pa, x_j) + alpha / O_j) / (F(c, pa) + alpha)`` (and ``P(c, x_p)`` of AODE
+        over its ``C O_p`` cells): Weka's AODEsr and WAODE estimates at ``alpha=1``.
+        "hdp": every table ``P(x_j | c, parents)`` smoothed hierarchically (Petitjean,
+        Buntine, Webb and Zaidi 2018): a tree of Dirichlet distributions ``P(x_j)`` ->
+        ``P(x_j | c)`` -> ``P(x_j | c, pa_1)`` -> ..., each node's estimate ``(n + c_l
+        P(parent)) / (N + c_l)`` with one concentration ``c_l >= alpha`` per level, of
+        largest marginal likelihood; ``alpha`` is also the root's Lidstone prior,
+        ``backoff`` is unused. Deterministic (expected table counts and empirical-Bayes
+        concentrations instead of the paper's Gibbs sampling; see
+        :mod:`bayesrule.likelihoods.discrete.hdp`).
         Helps most where parent combinations are many and rows per combination few
         (KDB with k >= 2); fitting takes longer (seconds for 64 attributes).
     """

@@ -220,7 +220,7 @@ class AveragedDependence(OneDependence):
         for t, S in enumerate(sets):
             F = counts.get(S)
             if F.sum() > 0:
-                num, den = joint_parts(F, self.alpha)
+                num, den = joint_parts(F, self.alpha, self.smoothing)
                 parts.append(num.reshape(F.shape[0], -1).sum(axis=1) / den)
                 weights.append(1.0 if log_weight is None else np.exp(log_weight[t]))
         if not parts:
@@ -291,7 +291,7 @@ class AveragedDependence(OneDependence):
                 S = list(sets[t])
                 others = [j for j in range(self._sizes.size) if j not in S]
                 if t not in tables:
-                    num = joint_parts(stats.get(S), self.alpha)[0]
+                    num = joint_parts(stats.get(S), self.alpha, self.smoothing)[0]
                     tables[t] = [num / num.sum(axis=tuple(range(1, num.ndim)), keepdims=True)] + [
                         proba(
                             stats.get([*S, j]), self.alpha, self.backoff, smoothing=self.smoothing

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._engines.lookup import Factors, Plan
-from .cpt import check_tables, extend_parents, lookup_table
+from .cpt import cell_alpha, check_tables, extend_parents, lookup_table
 
 
 def elementary(a: np.ndarray, b: np.ndarray, k: int) -> tuple[float, float]:
@@ -44,9 +44,11 @@ def check_size(sizes: np.ndarray, C: int, n: int) -> None:
     check_tables(nbytes, sizes, fix)
 
 
-def joint_parts(F: np.ndarray, alpha: float):
-    """``P(y, x_S)``'s numerator (C, O_S...) and denominator from ``F(y, x_S)``."""
-    return F + alpha, F.sum() + alpha * F.shape[0] * np.prod(F.shape[1:])
+def joint_parts(F: np.ndarray, alpha: float, smoothing: str = "lidstone"):
+    """``P(y, x_S)``'s numerator (C, O_S...) and denominator from ``F(y, x_S)`` (``alpha``
+    per cell; ``smoothing="m-estimate"``: ``alpha`` in all)."""
+    alpha = cell_alpha(alpha, F.size, smoothing)
+    return F + alpha, F.sum() + alpha * F.size
 
 
 def level_plan(like, counts, sets, log_class, log_weight) -> Plan:
@@ -68,7 +70,7 @@ def level_plan(like, counts, sets, log_class, log_weight) -> Plan:
         combos, width = int(np.prod(shape)), int(offsets[-1])
         block = table[base : base + combos * width].reshape(*shape, width, C)
         F = counts.get(S)
-        num, den = joint_parts(F, like.alpha)
+        num, den = joint_parts(F, like.alpha, like.smoothing)
         inner = tuple(slice(0, s - 1) for s in shape)
         with np.errstate(divide="ignore"):
             joint = np.log(num) - np.log(den) if den > 0 else np.full(num.shape, -np.inf)

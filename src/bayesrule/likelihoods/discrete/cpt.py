@@ -17,6 +17,11 @@ For lookup the table grows one slot on every parent axis and two on the child ax
 With ``alpha=0`` a parent combination never seen with a class gets the limit of the
 formula as alpha goes to 0, ``1 / O_j``, as the categorical family does.
 
+``smoothing="m-estimate"`` spreads ``alpha`` pseudo-rows evenly over the child's values
+instead (Cestnik's m-estimate with m = ``alpha`` and a uniform prior, as Weka's AODEsr
+and WAODE estimate): ``(F(c, pa, v) + alpha / O_j) / (F(c, pa) + alpha)``, the Lidstone
+formula with ``alpha / O_j`` (:func:`cell_alpha`).
+
 A table with attribute parents may also back off (``backoff = m > 0``) towards the
 attribute's table given the class alone, an m-estimate:
 
@@ -62,6 +67,12 @@ def check_tables(nbytes: float, sizes, fix: str) -> None:
             "identifier-like columns."
         )
     check_table_size(nbytes, "probability tables", sizes)
+
+
+def cell_alpha(alpha: float, cells: int, smoothing: str = "lidstone") -> float:
+    """The pseudo-count of each cell of a table of ``cells`` cells: ``alpha`` (Lidstone),
+    or ``alpha / cells`` for ``smoothing="m-estimate"`` (m = alpha rows in all)."""
+    return alpha / max(cells, 1) if smoothing == "m-estimate" else alpha
 
 
 def subsets(k: int) -> list[tuple[int, ...]]:
@@ -142,11 +153,13 @@ def lookup_table(
     ``backoff``, backing off to the table of the slot where every parent is unavailable
     (``fallbacks[()]``, or the counts summed over the parents), which that slot keeps.
     ``smoothing="hdp"``: the hierarchical Dirichlet tables of
-    :func:`~bayesrule.likelihoods.discrete.hdp.lookup_table` instead (``backoff`` unused)."""
+    :func:`~bayesrule.likelihoods.discrete.hdp.lookup_table` instead (``backoff`` unused);
+    ``"m-estimate"``: ``alpha / O_j`` per cell (:func:`cell_alpha`)."""
     if hdp.check_smoothing(smoothing) == "hdp":
         return hdp.lookup_table(counts, alpha, unseen, fallbacks)
     ext = extend_parents(counts, fallbacks)
     size = ext.shape[-1]
+    alpha = cell_alpha(alpha, size, smoothing)
     if size == 0:  # a feature never observed in training adds nothing
         return np.zeros(ext.shape[:-1] + (2,))
     if backoff > 0 and ext.ndim > 2:
@@ -167,10 +180,12 @@ def proba(
     """``P(x_j | c, pa)`` for the values seen, shape of ``counts``; with ``backoff``,
     backing off to the Lidstone table of ``alone`` (``F(c, x_j)``; by default the counts
     summed over the parents); ``smoothing="hdp"``: the leaves of the hierarchical
-    Dirichlet tree of the counts (:func:`~bayesrule.likelihoods.discrete.hdp.proba`)."""
+    Dirichlet tree of the counts (:func:`~bayesrule.likelihoods.discrete.hdp.proba`);
+    ``"m-estimate"``: ``alpha / O_j`` per cell (:func:`cell_alpha`)."""
     if hdp.check_smoothing(smoothing) == "hdp":
         return hdp.proba(counts, alpha)
     counts = np.asarray(counts, dtype=np.float64)
+    alpha = cell_alpha(alpha, counts.shape[-1], smoothing)
     if counts.shape[-1] == 0:
         return counts.copy()
     prior = None

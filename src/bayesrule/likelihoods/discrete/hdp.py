@@ -66,7 +66,7 @@ import numpy as np
 from scipy.special import digamma, gammaln
 
 #: the smoothings of the conditional tables
-SMOOTHING = ("lidstone", "hdp")
+SMOOTHING = ("lidstone", "m-estimate", "hdp")
 
 
 def check_smoothing(smoothing) -> str:
@@ -74,7 +74,8 @@ def check_smoothing(smoothing) -> str:
     if not isinstance(smoothing, str) or smoothing not in SMOOTHING:
         raise ValueError(
             f"smoothing must be one of {', '.join(map(repr, SMOOTHING))} ('lidstone': the "
-            "alpha/backoff estimates; 'hdp': hierarchical Dirichlet smoothing), got "
+            "alpha/backoff estimates; 'm-estimate': alpha pseudo-rows spread evenly over a "
+            "table's cells, Weka's AODEsr/WAODE; 'hdp': hierarchical Dirichlet smoothing), got "
             f"{smoothing!r}"
         )
     return smoothing

@@ -18,7 +18,7 @@ from ..._text import class_names
 from ..._validation import column_position
 from ...stats.pair_counts import PairCounts
 from ..base import Undetermined
-from .cpt import check_tables, lookup_table, n_free, proba
+from .cpt import cell_alpha, check_tables, lookup_table, n_free, proba
 from .leave_one_out import spode_losses
 from .network import DiscreteNetwork
 from .plans import spode_children, spode_plan, sum_plan
@@ -208,9 +208,11 @@ class OneDependence(DiscreteNetwork):
             )
 
     def _parent_joint(self, F: np.ndarray, p: int):
-        """Webb's ``P(y, x_p)`` from ``F(y, x_p)`` as numerator (C, O_p) and denominator."""
-        alpha = self.alpha
-        return F + alpha, F.sum() + alpha * F.shape[0] * self._sizes[p]
+        """Webb's ``P(y, x_p)`` from ``F(y, x_p)`` as numerator (C, O_p) and denominator
+        (``alpha`` per cell; ``smoothing="m-estimate"``: ``alpha`` in all)."""
+        cells = F.shape[0] * self._sizes[p]
+        alpha = cell_alpha(self.alpha, cells, self.smoothing)
+        return F + alpha, F.sum() + alpha * cells
 
     def _class_marginal(self, stats, singles, supers) -> np.ndarray:
         """``P(y)`` implied by the SPODE estimates: ``sum_{x_p} P(y, x_p)``, averaged over
