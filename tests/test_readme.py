@@ -97,8 +97,19 @@ def test_semi_naive_example_beats_naive_bayes_and_finds_the_pairs(tmp_path):
         assert f"a{k} <- class, b{k}'" in structure or f"b{k} <- class, a{k}'" in structure
 
 
-def test_deciding_example_runs_every_rule(tmp_path):
+def test_beyond_one_dependence_example_runs_every_new_model(tmp_path):
     text = run(python_blocks()[3], tmp_path)
+    lines = text.splitlines()
+    scores = dict(line.split() for line in lines[:7])
+    names = ["AODE", "AnDE", "WAODE", "HNB", "SKDB", "ESKDB", "StructureSearch"]
+    assert list(scores) == names
+    assert all(0.9 < float(v) <= 1.0 for v in scores.values()), scores  # 143 test rows
+    selected, k = re.fullmatch(r"(\d+) of 30 attributes, k = (\d+)", lines[7]).groups()
+    assert 1 <= int(selected) <= 30 and 0 <= int(k) <= 5
+
+
+def test_deciding_example_runs_every_rule(tmp_path):
+    text = run(python_blocks()[4], tmp_path)
     lines = text.strip().splitlines()
     assert len(lines) == 6
     called, called_under_other_priors = map(int, lines[0].split())  # tumours called malignant
@@ -111,7 +122,7 @@ def test_deciding_example_runs_every_rule(tmp_path):
 
 
 def test_conformal_example_covers_with_small_sets(tmp_path):
-    text = run(python_blocks()[4], tmp_path)
+    text = run(python_blocks()[5], tmp_path)
     cover, size, labels = text.strip().splitlines()
     assert cover.endswith("of new digits in their set (0.9 on average)")
     assert 0.86 <= float(cover.split()[0]) <= 0.95
@@ -120,7 +131,7 @@ def test_conformal_example_covers_with_small_sets(tmp_path):
 
 
 def test_after_deployment_example_keeps_its_promises(tmp_path):
-    text = run(python_blocks()[5], tmp_path)
+    text = run(python_blocks()[6], tmp_path)
     decided, ece, shift, outliers = text.strip().splitlines()
     share, wrong = re.fullmatch(r"decides (\d+)% of new digits, ([\d.]+)% wrong", decided).groups()
     assert int(share) > 50 and float(wrong) <= 5.0
@@ -147,7 +158,7 @@ def test_out_of_core_example_runs_as_written(tmp_path):
     posteriors that tell the classes apart; the workers, which import the script, run
     nothing but definitions and stay within their limit (no memory warning)."""
     pytest.importorskip("distributed")
-    code = python_blocks()[6]
+    code = python_blocks()[7]
     module = ast.parse(code)
     *top, guard = module.body
     assert ast.unparse(guard.test) == "__name__ == '__main__'"
@@ -186,7 +197,7 @@ def test_out_of_core_example_runs_as_written(tmp_path):
 
 
 def test_every_python_block_has_its_test():
-    assert len(python_blocks()) == 8  # the seven above and the CSV files of the shell section
+    assert len(python_blocks()) == 9  # the eight above and the CSV files of the shell section
 
 
 def shell_section() -> tuple[str, list[str]]:
