@@ -331,11 +331,21 @@ def test_cpt_sample_summary_and_saving(tmp_path):
         assert back.get_params() == model.get_params()
 
 
-def test_dependence_graph_refuses_them_by_name():
+def test_dependence_graph_draws_the_estimator_of_given_super_parents():
     pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
     from bayesrule.plot import dependence_graph
 
     X, y = train()
-    for est, what in ((AnDE(), "set of n super-parents"), (WAODE(), r"super-parent \(weighted")):
-        with pytest.raises(TypeError, match=rf"{type(est).__name__} averages .*{what}.*SPODE\("):
-            dependence_graph(est.fit(X, y))
+    d = X.shape[1]
+    for est, chosen, edges in ((AnDE(), (2, 0), 2 * (d - 2) + 1), (WAODE(), 3, d - 1)):
+        est.fit(X, y)
+        with pytest.raises(TypeError, match=rf"{type(est).__name__} averages .*super_parents="):
+            dependence_graph(est)
+        ax = dependence_graph(est, super_parents=chosen)
+        assert len([p for p in ax.patches if p.get_gid() == "edge"]) == edges
+        assert "super-parent" in ax.get_title()
+    with pytest.raises(ValueError, match=r"super_parents must be 2 distinct column positions"):
+        dependence_graph(AnDE().fit(X, y), super_parents=(1, 1))

@@ -386,7 +386,7 @@ def test_dependence_graph_draws_fitted_models(est):
     edges = sum(len(pa) for pa in est.parents_)
     arrows = [p for p in ax.patches if p.get_gid() == "edge"]
     assert len(arrows) == edges and len(ax.texts) == X.shape[1] + 1
-    with pytest.raises(TypeError, match="SPODE"):
+    with pytest.raises(TypeError, match="super_parents"):
         plot.dependence_graph(AODE().fit(X, y))
 
 

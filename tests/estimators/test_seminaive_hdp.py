@@ -87,7 +87,7 @@ def test_spode_posteriors_from_the_trees_of_the_counts():
 @pytest.mark.parametrize("bad", ["HDP", "dirichlet", None, 1])
 def test_other_smoothings_are_refused_with_the_options_named(cls, bad):
     X, y = _table()
-    with pytest.raises(ValueError, match="smoothing must be one of 'lidstone', 'm-estimate', 'hdp'"):
+    with pytest.raises(ValueError, match="must be one of 'lidstone', 'm-estimate', 'hdp'"):
         cls(smoothing=bad).fit(X, y)
 
 

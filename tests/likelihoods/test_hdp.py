@@ -202,7 +202,7 @@ def test_cpt_dispatches_and_refuses_unknown_smoothings():
     np.testing.assert_array_equal(cpt.proba(counts, 1.0, smoothing="hdp"), hdp.proba(counts, 1.0))
     assert not np.allclose(cpt.proba(counts, 1.0), hdp.proba(counts, 1.0))
     for bad in ("HDP", "dirichlet", None, 1):
-        with pytest.raises(ValueError, match="smoothing must be one of 'lidstone', 'm-estimate', 'hdp'"):
+        with pytest.raises(ValueError, match="must be one of 'lidstone', 'm-estimate', 'hdp'"):
             cpt.lookup_table(counts, 1.0, "smooth", smoothing=bad)
 
 

@@ -1,9 +1,11 @@
 """The attribute dependence graph of a fitted semi-naive Bayes classifier.
 
 matplotlib is an optional dependency (``pip install 'bayesrule[plot]'``), imported
-only when the figure is drawn. :func:`dependence_graph` takes a fitted SPODE, TAN or
-KDB (anything with a ``parents_`` list) and an optional matplotlib ``Axes``, and
-returns the Axes it drew on.
+only when the figure is drawn. :func:`dependence_graph` takes a fitted semi-naive model
+and an optional matplotlib ``Axes``, and returns the Axes it drew on: the structure of
+anything with a ``parents_`` list (SPODE, TAN, KDB, SKDB, StructureSearch), one member
+of an ESKDB, the super-parent n-dependence estimator of chosen super-parents of an
+AODE, WAODE or AnDE, and the weighted hidden parents of an HNB.
 """
 
 from __future__ import annotations
@@ -29,28 +31,83 @@ _CLASS_NODE = {"boxstyle": "round,pad=0.4", "facecolor": "#f0f0f0", "edgecolor":
 _ARROW = {"arrowstyle": "-|>", "mutation_scale": 12, "shrinkA": 2, "shrinkB": 2, "zorder": 2}
 
 
-def _parents(estimator) -> list[tuple[int, ...]]:
-    """``estimator.parents_`` as tuples of checked column indices, or a clear error."""
-    _check_fitted(estimator)
-    parents = getattr(estimator, "parents_", None)
+def _averaged_parents(estimator, super_parents, d: int) -> tuple[list, tuple]:
+    """The SPnDE of ``super_parents`` of an AODE, WAODE or AnDE: every other attribute
+    given all of them, each super-parent given the ones before it (their joint); and
+    the super-parents."""
     name = type(estimator).__name__
-    if parents is None:
-        what = {"AnDE": "one estimator per set of n super-parents"}.get(name)
-        if name in ("AODE", "WAODE"):
-            what = "one SPODE per super-parent" + (" (weighted)" if name == "WAODE" else "")
-        hint = (
-            f" {name} averages {what}, so it has no single structure; fit "
-            "SPODE(parent=j) to draw the one with super-parent j."
-            if what
-            else " Fit one of those to draw its structure."
-        )
+    n = getattr(estimator, "n", 1)
+    if super_parents is None:
+        example = tuple(range(n))
         raise TypeError(
-            "dependence_graph draws SPODE, TAN and KDB, whose fitted parents_ lists each "
-            f"attribute's parent attributes, and {name} has no parents_.{hint}"
+            f"{name} averages one estimator per set of {n} super-parent"
+            f"{'s' if n > 1 else ''}, so it has no single structure: pass "
+            f"super_parents={example!r} (any {n} column position{'s' if n > 1 else ''}) "
+            "to draw the estimator of those super-parents."
         )
-    parents = [tuple(p) for p in parents]
-    n = len(parents)
+    chosen = (super_parents,) if isinstance(super_parents, numbers.Integral) else super_parents
+    try:
+        chosen = tuple(int(p) for p in chosen if isinstance(p, numbers.Integral))
+    except TypeError:
+        chosen = ()
+    if len(chosen) != n or len(set(chosen)) != n or not all(0 <= p < d for p in chosen):
+        raise ValueError(
+            f"super_parents must be {n} distinct column position{'s' if n > 1 else ''} in "
+            f"[0, {d}) ({name} conditions on {n}), got {super_parents!r}."
+        )
+    out = [chosen] * d
+    for i, p in enumerate(chosen):
+        out[p] = chosen[:i]
+    return [tuple(ps) for ps in out], chosen
+
+
+def _structure(estimator, member, super_parents):
+    """``(parents, modelled, weights, what)``: per attribute its parent columns, the
+    attributes in the model, per arc its weight (HNB's hidden parents) or None, and a
+    title suffix; the parents checked."""
+    _check_fitted(estimator)
+    name = type(estimator).__name__
     d = getattr(estimator, "n_features_in_", None)
+    what, weights, source = "", None, estimator
+    members = getattr(estimator, "members_", None)
+    if members is not None:  # ESKDB: one member's selective KDB
+        index = 0 if member is None else member
+        if not isinstance(index, numbers.Integral) or not 0 <= index < len(members):
+            raise ValueError(
+                f"member must be an integer in [0, {len(members)}) (the ensemble's members), "
+                f"got {member!r}."
+            )
+        source, what = members[int(index)], f" (member {int(index) + 1} of {len(members)})"
+    elif member is not None:
+        raise TypeError(f"member= draws one member of an ensemble (ESKDB); {name} is none.")
+    parents = getattr(source, "parents_", None)
+    if parents is None and name in ("AODE", "WAODE", "AnDE"):
+        parents, chosen = _averaged_parents(estimator, super_parents, int(d))
+        plural = "s" if len(chosen) > 1 else ""
+        what = f" (super-parent{plural} {', '.join(map(str, chosen))})"
+    elif super_parents is not None:
+        raise TypeError(
+            f"super_parents= chooses the estimator of an AODE, WAODE or AnDE; {name} is none."
+        )
+    if parents is None and getattr(estimator, "weights_", None) is not None:  # HNB
+        weights = np.asarray(estimator.weights_, dtype=np.float64)
+        parents = [tuple(int(p) for p in np.flatnonzero(weights[:, j] > 0)) for j in range(d)]
+        what = " (hidden parents: arrow width by weight)"
+    if parents is None:
+        raise TypeError(
+            "dependence_graph draws SPODE, TAN, KDB, SKDB, StructureSearch (a fitted "
+            "parents_ list), ESKDB (member=), AODE, WAODE and AnDE (super_parents=) and HNB; "
+            f"{name} has no attribute structure. Fit one of those to draw its structure."
+        )
+    parents = _checked(name, [tuple(p) for p in parents], d)
+    selected = getattr(source, "selected_", None)  # SKDB: the attributes it models
+    modelled = set(range(len(parents))) if selected is None else {int(j) for j in selected}
+    return parents, modelled, weights, what
+
+
+def _checked(name: str, parents, d) -> list[tuple[int, ...]]:
+    """``parents`` as tuples of checked column indices, or a clear error."""
+    n = len(parents)
     if d is not None and d != n:
         raise ValueError(f"{name}.parents_ has {n} entries but n_features_in_ is {d}.")
     for j, ps in enumerate(parents):
@@ -93,8 +150,17 @@ def _names(estimator, feature_names, n: int) -> list[str]:
     return names
 
 
-def dependence_graph(estimator, *, ax=None, show_class=True, feature_names=None, title=None):
-    """Draw the attribute dependence structure of a fitted SPODE, TAN or KDB.
+def dependence_graph(
+    estimator,
+    *,
+    ax=None,
+    show_class=True,
+    feature_names=None,
+    title=None,
+    member=None,
+    super_parents=None,
+):
+    """Draw the attribute dependence structure of a fitted semi-naive Bayes classifier.
 
     One node per attribute and an arrow from each parent attribute to its child
     (``estimator.parents_[j]`` is the tuple of parent columns of attribute ``j``).
@@ -106,10 +172,18 @@ def dependence_graph(estimator, *, ax=None, show_class=True, feature_names=None,
     KDB (SKDB) left out of its model (not in ``selected_``) is drawn unlinked, in a
     dashed box, without a class arrow.
 
+    Models without one structure: an ESKDB draws one member (``member``, the first by
+    default); an AODE, WAODE or AnDE the estimator of the ``super_parents`` given (every
+    other attribute depends on them, and they on each other in their order); an HNB
+    draws each attribute's hidden parent as arrows from the attributes it mixes, their
+    widths proportional to the weights ``weights_``, the nodes on a circle (the
+    hidden parents make cycles).
+
     Parameters
     ----------
-    estimator : fitted SPODE, TAN or KDB
-        Anything fitted (with ``classes_``) that has a ``parents_`` list.
+    estimator : fitted SPODE, TAN, KDB, SKDB, StructureSearch, ESKDB, AODE, WAODE, AnDE or HNB
+        Anything fitted (with ``classes_``) that has a ``parents_`` list, or one of the
+        models above.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure sized to the graph is made if None.
     show_class : bool, default=True
@@ -118,21 +192,29 @@ def dependence_graph(estimator, *, ax=None, show_class=True, feature_names=None,
         Node labels, one per attribute; default ``estimator.feature_names_in_`` if
         fitted on a DataFrame, else ``x0, x1, ...``.
     title : str, optional
-        Default ``"<EstimatorName> dependence structure"``; ``""`` for none.
+        Default ``"<EstimatorName> dependence structure"`` (with the member, the
+        super-parents or "hidden parents" where they apply); ``""`` for none.
+    member : int, optional
+        ESKDB: which member to draw, from 0 (default 0).
+    super_parents : int or tuple of int
+        AODE and WAODE: one column position, AnDE: ``n`` of them; required for those.
 
     Returns
     -------
     matplotlib.axes.Axes
         Node labels are ``ax.texts`` (the class node last) and arrows are
         ``FancyArrowPatch`` objects in ``ax.patches``, with gid ``"edge"`` between
-        attributes and ``"class-edge"`` from the class.
+        attributes (``"hidden-edge"`` for HNB) and ``"class-edge"`` from the class.
 
     Raises
     ------
     TypeError
-        If the estimator has no ``parents_`` (e.g. AODE or GaussianNB).
+        If the estimator has no attribute structure (e.g. GaussianNB), if an AODE, WAODE
+        or AnDE comes without ``super_parents``, or ``member``/``super_parents`` is given
+        to a model they do not apply to.
     ValueError
-        If ``feature_names`` does not hold one name per attribute.
+        If ``feature_names`` does not hold one name per attribute, or ``member`` or
+        ``super_parents`` is out of range.
 
     Examples
     --------
@@ -147,23 +229,31 @@ def dependence_graph(estimator, *, ax=None, show_class=True, feature_names=None,
     4
     >>> len(ax.patches)  # a tree's 2 edges and 3 from the class
     5
+    >>> from bayesrule import AODE
+    >>> ax = dependence_graph(AODE().fit(X, y), super_parents=1)
+    >>> ax.get_title()
+    'AODE dependence structure (super-parent 1)'
     >>> plt.close("all")
     """
-    parents = _parents(estimator)
+    parents, modelled, weights, what = _structure(estimator, member, super_parents)
     n = len(parents)
     names = _names(estimator, feature_names, n)
-    depth = _depths(parents)
-    selected = getattr(estimator, "selected_", None)  # SKDB: the attributes it models
-    modelled = set(range(n)) if selected is None else {int(j) for j in selected}
 
     plt = _pyplot()
     from matplotlib.patches import FancyArrowPatch
 
-    n_layers = max(depth, default=-1) + 1
-    layers = [[j for j in range(n) if depth[j] == k] for k in range(n_layers)]
     pos = {}
-    for k, layer in enumerate(layers):
-        pos.update({j: ((i + 1) / (len(layer) + 1), -float(k)) for i, j in enumerate(layer)})
+    if weights is None:  # a DAG: layered by depth
+        depth = _depths(parents)
+        n_layers = max(depth, default=-1) + 1
+        layers = [[j for j in range(n) if depth[j] == k] for k in range(n_layers)]
+        for k, layer in enumerate(layers):
+            pos.update({j: ((i + 1) / (len(layer) + 1), -float(k)) for i, j in enumerate(layer)})
+    else:  # hidden parents in both directions: a circle
+        n_layers, layers = 3, [list(range(n))[: max(3, (n + 1) // 2)]]
+        for j in range(n):
+            angle = np.pi / 2 - 2 * np.pi * j / max(n, 1)
+            pos[j] = (0.5 + 0.4 * np.cos(angle), -1.0 + 1.0 * np.sin(angle))
     if ax is None:
         width = max(map(len, layers), default=1)
         height = 1.1 * (n_layers + bool(show_class)) + 0.5
@@ -195,22 +285,37 @@ def dependence_graph(estimator, *, ax=None, show_class=True, feature_names=None,
 
     def arrow(a, b, gid, **style):
         (xa, ya), (xb, yb) = pos[a], pos[b]
-        # an arrow that skips a layer bends outwards, around the nodes between
+        # an arrow that skips a layer bends outwards, around the nodes between; on the
+        # circle each arrow bends a little, so that a -> b and b -> a do not overlap
         side = np.sign(xa - xb) or (-1) ** (b + (a if a != "class" else 1))
         rad = 0.3 * side if ya - yb > 1 else 0.0
+        if weights is not None and a != "class":
+            rad = 0.12
         style["connectionstyle"] = f"arc3,rad={rad:g}"
         ax.add_patch(Edge((boxes[a], boxes[b]), gid=gid, **_ARROW, **style))
 
     for j in sorted(modelled) if show_class else ():
         arrow("class", j, "class-edge", color="0.6", linewidth=0.8, alpha=0.8)
+    top = float(weights.max()) if weights is not None and weights.size else 1.0
     for j, ps in enumerate(parents):
         for p in ps:
-            arrow(p, j, "edge", color="#1f4e79", linewidth=1.4)
+            if weights is None:
+                arrow(p, j, "edge", color="#1f4e79", linewidth=1.4)
+            else:
+                share = float(weights[p, j]) / top if top > 0 else 0.0
+                arrow(
+                    p,
+                    j,
+                    "hidden-edge",
+                    color="#1f4e79",
+                    linewidth=0.3 + 3.0 * share,
+                    alpha=0.25 + 0.75 * share,
+                )
     ax.set_xlim(0.0, 1.0)
     ax.set_ylim(0.5 - n_layers, 1.5 if show_class else 0.5)
     ax.set_axis_off()
     if title is None:
-        title = f"{type(estimator).__name__} dependence structure"
+        title = f"{type(estimator).__name__} dependence structure{what}"
     if title:
         ax.set_title(title)
     return ax
