@@ -195,10 +195,12 @@ class SelectiveKDependence(DiscreteNetwork):
             base += int(np.prod(shape))
         return Factors.build(rows)
 
+    def _make_plan(self) -> Plan:
+        """One component: the selected attributes' factors over ``_table``."""
+        return Plan(self._table, self._factors(), np.array([0, self.selected_.size]))
+
     def _class_major(self, X, relative: bool) -> np.ndarray:
-        codes = self._codes(X)
-        plan = Plan(self._table, self._factors(), np.array([0, self.selected_.size]))
-        return score(plan, codes, self._sizes)[0]
+        return score(self._plan(), self._codes(X), self._sizes)[0]
 
     # ----------------------------------------------------------------- inspection
     def table(self, j: int, parents=None) -> tuple[np.ndarray, np.ndarray]:
