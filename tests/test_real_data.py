@@ -25,13 +25,6 @@ NO_COUNTERPART = {
     # scikit-learn's MultinomialNB only on counts (digits), on measurements against chance
     "PoissonNB": ("digits",),
 }
-#: (model, data set) whose tables at the defaults exceed the memory allowed: the fit is
-#: refused with the size and the fix (cpt.check_tables), which is checked instead
-TOO_LARGE = {
-    # A2DE over 2,016 pairs of 17-valued pixels and 10 classes: about 40 GiB of tables
-    ("AnDE", "digits"),
-}
-
 #: (model, data set) known to fall further below the baseline, and by how much at most:
 #: the model's own nature, checked equal to its reference implementation
 SHORTFALL = {
@@ -74,10 +67,6 @@ def chance(y) -> float:
 def test_defaults_work_on_real_data(entry, dataset):
     X, y = load(dataset)
     name = entry.cls.__name__
-    if (name, dataset) in TOO_LARGE:
-        with pytest.raises(ValueError, match=r"too many value combinations.*Set a smaller n"):
-            entry.cls().fit(X, y)
-        return
     ours = cross_val_score(clone(entry.cls()), X, y, cv=CV, error_score="raise").mean()
     if name in NO_COUNTERPART and dataset not in NO_COUNTERPART[name]:
         assert ours > chance(y) + 0.1, (name, dataset, ours)

@@ -7,8 +7,20 @@ smoothing, unseen and missing values and binning are as in
 from __future__ import annotations
 
 from ..likelihoods.discrete.averaged import AveragedDependence
-from .one_dependence import DISCRETE, _OneDependence
-from .preset import Preset, fitted
+from .one_dependence import _SHARED, DISCRETE, _OneDependence
+from .preset import COMMON, Preset, fitted
+
+_AUTO = 'discretize : {"auto", "mdl", "quantile"} or None, default="auto"'
+assert _AUTO in _SHARED
+#: the shared text with AnDE's default: every float column binned
+_ANDE_SHARED = _SHARED.replace(
+    _AUTO,
+    'discretize : {"auto", "mdl", "quantile"} or None, default="mdl"\n'
+    "        AnDE's default is \"mdl\": its tables grow with the (n + 1)-th power of the\n"
+    "        values, so whole-number float columns of few values (pixel levels) are cut\n"
+    '        too ("auto" keeps those as values: A2DE on the 17 levels of 64 pixels would\n'
+    "        need 50 GiB of tables), as Weka discretises every numeric attribute.",
+)
 
 
 class AnDE(_OneDependence, Preset):
@@ -52,7 +64,15 @@ class AnDE(_OneDependence, Preset):
     """
 
     _family = AveragedDependence
-    _parameters = {"n": 2, "min_count": 1, "subsumption": False, **DISCRETE, "backoff": 0.0}
+    _doc_parts = {"common": COMMON, "shared": _ANDE_SHARED}
+    _parameters = {
+        "n": 2,
+        "min_count": 1,
+        "subsumption": False,
+        **DISCRETE,
+        "discretize": "mdl",
+        "backoff": 0.0,
+    }
 
     def _default_parents(self, j):
         return ()
