@@ -89,6 +89,7 @@ def test_storing_init_refuses_what_a_written_init_would(call, message):
             {
                 "root": None,
                 "edge_score": "cmi",
+                "direction": "root",
                 "alpha": 1.0,
                 "unseen": "smooth",
                 "discretize": "auto",

@@ -16,7 +16,7 @@ assert _AUTO in _SHARED
 _ANDE_SHARED = _SHARED.replace(
     _AUTO,
     'discretize : {"auto", "mdl", "quantile"} or None, default="mdl"\n'
-    "        AnDE's default is \"mdl\": its tables grow with the (n + 1)-th power of the\n"
+    '        AnDE\'s default is "mdl": its tables grow with the (n + 1)-th power of the\n'
     "        values, so whole-number float columns of few values (pixel levels) are cut\n"
     '        too ("auto" keeps those as values: A2DE on the 17 levels of 64 pixels would\n'
     "        need 50 GiB of tables), as Weka discretises every numeric attribute.",

@@ -38,9 +38,11 @@ ADDED_PARAMETERS = {
     "covariance_estimator": None,
     # mixtures: k-means starts (mclust's agglomerative start came later)
     "init": "kmeans",
-    # TAN: the tree of I(X_i; X_j | C) (bnclassify's AIC/BIC forests came later); KDB:
-    # the k parents of highest information, no threshold
+    # TAN: the tree of I(X_i; X_j | C) (bnclassify's AIC/BIC forests and the BAYES score
+    # came later), grown from its root and directed away from it (Weka's search came
+    # later); KDB: the k parents of highest information, no threshold
     "edge_score": "cmi",
+    "direction": "root",
     "min_cmi": None,
     # AODE and its family: no subsumption resolution (AODEsr came later)
     "subsumption": False,

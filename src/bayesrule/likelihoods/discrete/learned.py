@@ -4,7 +4,8 @@
 the pairwise counts (:mod:`~bayesrule.likelihoods.discrete.structure`):
 
 * :class:`TreeAugmented` (Friedman, Geiger and Goldszmidt 1997): the maximum spanning
-  tree over ``I(X_i; X_j | C)`` (Chow-Liu), directed away from ``root``;
+  tree over ``I(X_i; X_j | C)`` (Chow-Liu) or another edge score, directed away from
+  ``root`` (or as Weka 3.6's TAN search directs it);
 * :class:`KDependence` (Sahami 1996): attributes in order of ``I(X_j; C)``, each with
   up to ``k`` earlier ones of highest ``I(X_i; X_j | C)`` as parents.
 
@@ -27,12 +28,13 @@ from .cpt import check_tables, flat_index, lookup_table, n_free, proba, subsets
 from .network import DiscreteNetwork
 from .plans import sum_plan
 from .structure import (
+    check_direction,
     check_edge_score,
-    chow_liu_parents,
     class_information,
     conditional_information,
     edge_weights,
     kdb_parents,
+    spanning_tree,
     topological_order,
 )
 
@@ -200,13 +202,15 @@ class _Network(DiscreteNetwork):
 
 class TreeAugmented(_Network):
     """Tree-augmented naive Bayes: each attribute has the class and at most one attribute
-    as parents, the tree of maximum ``I(X_i; X_j | C)`` rooted at ``root``.
+    as parents, the tree of maximum ``I(X_i; X_j | C)`` (or ``edge_score``) rooted at
+    ``root``.
 
     Parameters
     ----------
     root : int or None, default=None
-        Column position of the tree's root; None: the attribute of highest ``I(X_j; C)``.
-    alpha, unseen, discretize, n_bins, backoff, smoothing, edge_score
+        Column position of the tree's root; None: the attribute of highest ``I(X_j; C)``
+        (with ``direction="weka"``: the root the search ends with; must be None).
+    alpha, unseen, discretize, n_bins, backoff, smoothing, edge_score, direction
         As in :class:`~bayesrule.TAN`.
     """
 
@@ -222,6 +226,7 @@ class TreeAugmented(_Network):
         backoff=5.0,
         smoothing="lidstone",
         edge_score="cmi",
+        direction="root",
     ):
         self.root = root
         self.alpha = alpha
@@ -231,19 +236,35 @@ class TreeAugmented(_Network):
         self.backoff = backoff
         self.smoothing = smoothing
         self.edge_score = edge_score
+        self.direction = direction
 
     def _structure(self, mi, cmi) -> list[tuple[int, ...]]:
-        root = self.root
-        root = (
-            int(np.argmax(mi))
-            if root is None
-            else column_position("root", root, mi.size, names=False)
-        )
-        self.root_ = int(root)
         score = check_edge_score(self.edge_score)
-        self.edge_weights_ = edge_weights(self.stats_, cmi, score)
-        allowed = None if score == "cmi" else self.edge_weights_ >= 0  # bnclassify's rule
-        return chow_liu_parents(self.edge_weights_, int(root), allowed, mi)
+        weka = check_direction(self.direction) == "weka"
+        if weka and self.root is not None:
+            raise ValueError(
+                f"root={self.root!r} cannot be given with direction='weka': Weka's TAN search "
+                "chooses the root itself; pass root=None, or direction='root' to keep this root."
+            )
+        root = None
+        if not weka:
+            root = (
+                int(np.argmax(mi))
+                if self.root is None
+                else column_position("root", self.root, mi.size, names=False)
+            )
+        if score == "bayes" and check_nonnegative("alpha", self.alpha) <= 0:
+            raise ValueError(
+                f"edge_score='bayes' needs alpha > 0, got alpha={self.alpha!r}: the Bayesian "
+                "Dirichlet score puts alpha pseudo-counts in every cell (ln Gamma(0) is "
+                "infinite); set alpha > 0 or another edge_score."
+            )
+        self.edge_weights_ = edge_weights(
+            self.stats_, cmi, score, self.alpha, self.smoothing, self.direction
+        )
+        allowed = None if score in ("cmi", "bayes") else self.edge_weights_ >= 0  # bnclassify
+        parents, self.root_ = spanning_tree(self.edge_weights_, root, allowed, mi)
+        return parents
 
 
 class KDependence(_Network):

@@ -5,17 +5,23 @@ nats: ``I(X_j; C)`` over the rows where ``x_j`` is observed, and
 
     I(X_i; X_j | C) = sum_{c,a,b} P(c,a,b) ln[ P(c,a,b) P(c) / (P(c,a) P(c,b)) ]
 
-over the rows where both are observed. Ties are broken deterministically (Chow-Liu:
-the lower column index joins first, linked to the earliest tree attribute of equal
-information; KDB: the order of ``I(X_j; C)``, then the column index), so a structure
-depends on nothing but the counts.
+over the rows where both are observed. TAN's tree may also be scored by the Bayesian
+Dirichlet gain of a parent (:func:`bayes_gains`, Weka's BAYES score) or by penalised
+log-likelihood gains (:func:`edge_weights`), and grown from a root or as Weka 3.6's TAN
+search grows it (:func:`spanning_tree`). Ties are broken deterministically (a tree
+grown from its root: the lower column index joins first, linked to the earliest tree
+attribute of equal gain; Weka's search: the link first in row-major order of the gain
+matrix; KDB: the order of ``I(X_j; C)``, then the column index), so a structure depends
+on nothing but the counts.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import gammaln
 
 from ...stats.pair_counts import PairCounts
+from .cpt import cell_alpha
 
 
 def _xlogy_ratio(p: np.ndarray, num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -66,7 +72,11 @@ def conditional_information(stats: PairCounts) -> np.ndarray:
 
 
 #: the edge weights TAN may span its tree (or forest) over: bnclassify's ``tan_cl(score=)``
-EDGE_SCORES = ("cmi", "aic", "bic")
+#: and Weka's BAYES score
+EDGE_SCORES = ("cmi", "aic", "bic", "bayes")
+
+#: how TAN's tree grows and is directed (:func:`spanning_tree`)
+DIRECTIONS = ("root", "weka")
 
 
 def check_edge_score(score) -> str:
@@ -78,9 +88,21 @@ def check_edge_score(score) -> str:
     if score not in EDGE_SCORES:
         raise ValueError(
             f"edge_score must be 'cmi' (the maximum spanning tree of I(X_i; X_j | C)), 'aic' "
-            f"or 'bic' (the forest of the edges whose penalised gain is >= 0), got {score!r}"
+            f"or 'bic' (the forest of the edges whose penalised gain is >= 0) or 'bayes' (the "
+            f"tree of the Bayesian Dirichlet gains, Weka's BAYES score), got {score!r}"
         )
     return score
+
+
+def check_direction(direction) -> str:
+    """``direction`` as one of :data:`DIRECTIONS`, or a TypeError/ValueError naming it."""
+    if not isinstance(direction, str) or direction not in DIRECTIONS:
+        error = ValueError if isinstance(direction, str) else TypeError
+        raise error(
+            "direction must be 'root' (the tree grown from root and directed away from it) "
+            f"or 'weka' (grown and directed as Weka 3.6's TAN search), got {direction!r}"
+        )
+    return direction
 
 
 def pair_totals(stats: PairCounts) -> np.ndarray:
@@ -94,13 +116,162 @@ def pair_totals(stats: PairCounts) -> np.ndarray:
     return np.bincount(bu * d + bw, weights=F, minlength=d * d).reshape(d, d)
 
 
-def edge_weights(stats: PairCounts, cmi: np.ndarray, score: str) -> np.ndarray:
+def _group_sums(keys, F, pair, n_pairs, term) -> np.ndarray:
+    """Per pair the sum over the groups of equal ``keys`` (each group within one pair)
+    of ``term(group total of F, group's pair)``, shape (n_pairs,)."""
+    if F.size == 0:
+        return np.zeros(n_pairs)
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    totals = np.bincount(inverse.ravel(), weights=F)
+    where = pair[first]
+    return np.bincount(where, weights=term(totals, where), minlength=n_pairs)
+
+
+def bayes_gains(stats: PairCounts, alpha: float, smoothing: str = "lidstone") -> np.ndarray:
+    """Per ordered pair the Bayesian Dirichlet gain of a parent, shape (d, d), zero diagonal:
+    ``gain[i, j] = BD(X_i | C, X_j) - BD(X_i | C)``, the log marginal likelihood of
+    attribute i's counts given the class and attribute j less that given the class
+    alone, both over the rows where i and j are observed, with
+
+        BD(X_i | Q) = sum_q [ ln G(r a) - ln G(N_q + r a)
+                              + sum_k (ln G(N_qk + a) - ln G(a)) ]
+
+    (``G`` the gamma function, q the parent combinations, k the ``r = O_i`` values of i,
+    ``a`` the pseudo-count of each cell: ``alpha``, or ``alpha / O_i`` for
+    ``smoothing="m-estimate"``; Cooper and Herskovits' K2 score at a = 1). This is what
+    Weka 3.6's BAYES local score gains from the extra parent (its search's alpha, 0.5 by
+    default, the same a per cell). Not symmetric: ``gain[i, j]`` scores j as i's parent."""
+    d = len(stats.categories)
+    sizes = np.array([cat.size for cat in stats.categories], dtype=np.float64)
+    a = np.array([cell_alpha(alpha, int(r), smoothing) for r in sizes], dtype=np.float64)
+    off = stats.offsets
+    c, u, w, F = stats.nonzero()
+    bu = np.searchsorted(off, u, side="right") - 1  # the child's column
+    bw = np.searchsorted(off, w, side="right") - 1  # the parent's column
+    keep = (bu != bw) & (F > 0)
+    c, u, w, F, bu, bw = (x[keep] for x in (c, u, w, F, bu, bw))
+    c, u, w, bu, bw = (x.astype(np.int64) for x in (c, u, w, bu, bw))
+    pair = bu * d + bw
+    C, W, n = stats.n_classes, int(off[-1]), d * d
+
+    def cells(totals, where):  # sum_k ln G(N_qk + a) - ln G(a)
+        ai = a[where // d]
+        return gammaln(totals + ai) - gammaln(ai)
+
+    def configs(totals, where):  # ln G(N_q + r a) - ln G(r a)
+        ra = sizes[where // d] * a[where // d]
+        return gammaln(totals + ra) - gammaln(ra)
+
+    with_parent = (
+        np.bincount(pair, weights=cells(F, pair), minlength=n)  # one entry per cell (c, x_i, x_j)
+        - _group_sums((pair * C + c) * W + w, F, pair, n, configs)  # q = (c, x_j)
+    )
+    alone = (
+        _group_sums((pair * C + c) * W + u, F, pair, n, cells)  # cells (c, x_i)
+        - _group_sums(pair * C + c, F, pair, n, configs)  # q = c
+    )
+    out = (with_parent - alone).reshape(d, d)
+    np.fill_diagonal(out, 0.0)
+    return out
+
+
+def _child_counts(stats: PairCounts, i: int) -> np.ndarray:
+    """``F(c, v, x_i)`` for every value column v of every attribute and each value of
+    attribute i, shape (C, W, O_i): the Gram matrices' columns of attribute i."""
+    off = stats.offsets
+    if stats.gram is not None:
+        return stats.gram[:, :, off[i] : off[i + 1]]
+    c, u, w, F = stats.entries
+    pick = (w >= off[i]) & (w < off[i + 1])
+    out = np.zeros((stats.n_classes, int(off[-1]), int(off[i + 1] - off[i])))
+    np.add.at(out, (c[pick], u[pick], w[pick] - off[i]), F[pick])
+    return out
+
+
+def _node_terms(F: np.ndarray, score: str, a: float) -> np.ndarray:
+    """The terms a local score adds, in order, for counts ``F`` (..., configurations,
+    values): shape (..., configurations, values [+ 3]). "loglik": ``N_qk ln(N_qk / N_q)``
+    (0 where ``N_qk = 0``); "bayes": ``ln G(a + N_qk)`` per value, then ``-ln G(N_q + r
+    a)``, ``-r ln G(a)`` and ``+ln G(r a)`` per configuration (``N_q + r a`` summed value
+    by value)."""
+    if score == "loglik":
+        total = np.cumsum(F, axis=-1)[..., -1:]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(F > 0, F * np.log(F / total), 0.0)
+    r = F.shape[-1]
+    shifted = F + a
+    total = np.cumsum(shifted, axis=-1)[..., -1:]
+    per_config = np.broadcast_to(np.array([-(r * gammaln(a)), gammaln(r * a)]), (*F.shape[:-1], 2))
+    return np.concatenate([gammaln(shifted), -gammaln(total), per_config], axis=-1)
+
+
+def weka_gains(
+    stats: PairCounts, score: str, alpha: float = 0.5, smoothing: str = "lidstone"
+) -> np.ndarray:
+    """Per ordered pair the gain of attribute i's local score from j as its parent,
+    ``score(X_i | C, X_j) - score(X_i | C)``, shape (d, d), zero diagonal, computed as
+    Weka 3.6's TAN search computes it: each score summed term by term over the parent
+    combinations in order (the class's values outer, j's inner) and the values of i,
+    then the one subtracted from the other. ``score``: "loglik" (Weka's ENTROPY, ``sum
+    N_qk ln(N_qk / N_q)``; the gain is ``N_ij I(X_i; X_j | C)`` up to rounding) or
+    "bayes" (:func:`bayes_gains`, pseudo-count ``alpha`` per cell, ``alpha / O_i`` for
+    ``smoothing="m-estimate"``). Mathematically symmetric gains then differ as Weka's
+    do, in the last bits, and so the ties between ``[i, j]`` and ``[j, i]`` that decide
+    the arcs of Weka's tree go the same way. Both scores count the rows where i and j
+    are observed (Weka replaces missing values first). Dense: about ``C W O_i`` terms per
+    child i (W the values of all attributes), kept to a few million at a time."""
+    d = len(stats.categories)
+    off = stats.offsets
+    sizes = np.diff(off).astype(np.int64)
+    C = stats.n_classes
+    widest = int(sizes.max()) if d else 0
+    out = np.zeros((d, d))
+    for i in range(d):
+        r = int(sizes[i])
+        if r == 0:
+            continue
+        a = cell_alpha(alpha, r, smoothing)
+        counts = _child_counts(stats, i)
+        step = max(1, (4 << 20) // max(1, C * widest * (r + 3)))
+        for lo in range(0, d, step):
+            parents = np.arange(lo, min(d, lo + step))
+            b = np.arange(widest)
+            valid = b < sizes[parents, None]  # (parents, widest)
+            columns = np.where(valid, off[parents, None] + b, 0)
+            block = counts[:, columns, :] * valid[None, :, :, None]  # (C, parents, widest, r)
+            block = np.moveaxis(block, 1, 0)  # (parents, C, widest, r): configurations c, b
+            terms = _node_terms(block, score, a) * valid[:, None, :, None]
+            alone = _node_terms(block.sum(axis=2), score, a)  # (parents, C, r [+3])
+            n = parents.size
+            with_parent = np.cumsum(terms.reshape(n, -1), axis=1)[:, -1]
+            without = np.cumsum(alone.reshape(n, -1), axis=1)[:, -1]
+            out[i, parents] = with_parent - without
+    np.fill_diagonal(out, 0.0)
+    return out
+
+
+def edge_weights(
+    stats: PairCounts,
+    cmi: np.ndarray,
+    score: str,
+    alpha: float = 1.0,
+    smoothing: str = "lidstone",
+    direction: str = "root",
+) -> np.ndarray:
     """The weight of each candidate edge of a TAN, shape (d, d): ``I(X_i; X_j | C)``
-    (``"cmi"``), or its penalised log-likelihood gain as bnclassify's ``tan_cl`` scores
+    (``"cmi"``), its penalised log-likelihood gain as bnclassify's ``tan_cl`` scores
     it, ``N_ij I(X_i; X_j | C) - penalty (O_i - 1)(O_j - 1) k`` with k classes and the
-    penalty 1 (``"aic"``) or ``ln(N_ij) / 2`` (``"bic"``)."""
+    penalty 1 (``"aic"``) or ``ln(N_ij) / 2`` (``"bic"``), or the Bayesian Dirichlet gain
+    ``[i, j]`` of j as i's parent (``"bayes"``, :func:`bayes_gains` with ``alpha`` and
+    ``smoothing``; the only one not symmetric). With ``direction="weka"``, "cmi" and
+    "bayes" are Weka's gains as it computes them (:func:`weka_gains`): for "cmi" the
+    log-likelihood gains ``N_ij I(X_i; X_j | C)``, the same tree."""
+    if direction == "weka" and score in ("cmi", "bayes"):
+        return weka_gains(stats, "loglik" if score == "cmi" else "bayes", alpha, smoothing)
     if score == "cmi":
         return cmi.copy()
+    if score == "bayes":
+        return bayes_gains(stats, alpha, smoothing)
     sizes = np.array([c.size for c in stats.categories], dtype=np.float64)
     free = np.outer(sizes - 1, sizes - 1).clip(min=0) * stats.n_classes
     n = pair_totals(stats)
@@ -112,32 +283,96 @@ def edge_weights(stats: PairCounts, cmi: np.ndarray, score: str) -> np.ndarray:
     return out
 
 
-def chow_liu_parents(
-    cmi: np.ndarray, root: int, allowed: np.ndarray | None = None, mi: np.ndarray | None = None
-) -> list[tuple[int, ...]]:
-    """Parents of the maximum spanning tree over ``cmi`` (Prim), directed from ``root``.
+def spanning_tree(
+    gain: np.ndarray,
+    root: int | None = None,
+    allowed: np.ndarray | None = None,
+    mi: np.ndarray | None = None,
+) -> tuple[list[tuple[int, ...]], int]:
+    """Parents of a maximum spanning tree over ``gain`` grown link by link (Prim), and the
+    root of its first tree.
 
-    With ``allowed`` (d, d) only those edges may join: the maximum spanning forest of
-    the graph they make; when no allowed edge reaches the attributes left, a new tree
+    ``gain[i, j]`` is what attribute i gains from j as its parent (symmetric for the
+    conditional mutual information). The link joining the tree at each step is the one
+    of highest gain.
+
+    * ``root`` an int: the tree grows from ``root``; a link ``(n, t)`` joins the
+      attribute n outside the tree as the child of t inside (gain ``gain[n, t]``), so
+      every arc points away from ``root``. Ties: the lowest n, linked to the earliest
+      tree attribute of equal gain.
+    * ``root=None`` (Weka 3.6's TAN search): the tree starts with the link of highest
+      gain among all pairs, then takes the link of highest gain with one end inside,
+      either way round; a link ``(i, j)`` makes i the parent of j where j has no parent
+      yet, else j the parent of i. The first link's i is the first root; a later link
+      ``(n, root)`` makes the new attribute n the root's parent, and the new root. Ties:
+      the link ``(i, j)`` first in row-major order, as Weka's.
+
+    With ``allowed`` (d, d) only those links may join: the maximum spanning forest of
+    the graph they make; when no allowed link reaches the attributes left, a new tree
     starts at the one of highest ``mi`` (the lowest column among equals)."""
-    d = cmi.shape[0]
-    weight = cmi if allowed is None else np.where(allowed, cmi, -np.inf)
+    d = gain.shape[0]
+    weka = root is None
+    weight = np.array(gain, dtype=np.float64)
+    if allowed is not None:
+        weight = np.where(allowed, weight, -np.inf)
+    np.fill_diagonal(weight, -np.inf)
     parents: list[tuple[int, ...]] = [()] * d
+    joined: list[int] = []
     in_tree = np.zeros(d, dtype=bool)
-    in_tree[root] = True
-    best, link = weight[root].astype(float).copy(), np.full(d, root)
-    for _ in range(d - 1):
+    best = np.full(d, -np.inf)  # per attribute outside: its best link into the tree
+    key = np.full(d, d * d, dtype=np.int64)  # and that link's tie key (the lowest wins)
+    columns = np.arange(d, dtype=np.int64)
+
+    def join(m: int) -> None:
+        in_tree[m] = True
+        value = weight[:, m]  # (n, m): m the parent
+        if weka:  # key: the row-major position i d + j; (m, n) too, either way round
+            at = columns * d + m
+            other, other_at = weight[m, :], m * d + columns
+            take = (other > value) | ((other == value) & (other_at < at))
+            value, at = np.where(take, other, value), np.where(take, other_at, at)
+        else:  # key: n d + the step at which m joined
+            at = columns * d + len(joined)
+        joined.append(m)
+        better = ~in_tree & ((value > best) | ((value == best) & (at < key)))
+        best[better], key[better] = value[better], at[better]
+
+    def lone_root() -> int:
+        rest = np.flatnonzero(~in_tree)
+        return int(rest[np.argmax(mi[rest])])
+
+    if not weka:
+        first = int(root)
+        join(first)
+    elif d and np.max(weight) > -np.inf:
+        i, j = divmod(int(np.argmax(weight)), d)  # the first maximum in row-major order
+        parents[j], first = (i,), i
+        join(i)
+        join(j)
+    else:
+        first = lone_root() if d else 0
+        if d:
+            join(first)
+    while not in_tree.all():
         candidate = np.where(in_tree, -np.inf, best)
-        j = int(np.argmax(candidate))
-        if candidate[j] == -np.inf:  # nothing allowed reaches the rest: a new root
-            rest = np.flatnonzero(~in_tree)
-            j = int(rest[np.argmax(mi[rest])])
+        top = candidate.max()
+        if top == -np.inf:  # nothing allowed reaches the rest: a new root
+            join(lone_root())
+            continue
+        tied = np.flatnonzero(candidate == top)
+        n = int(tied[np.argmin(key[tied])])
+        if not weka:
+            parents[n] = (joined[int(key[n]) % d],)
         else:
-            parents[j] = (int(link[j]),)
-        in_tree[j] = True
-        better = ~in_tree & (weight[j] > best)
-        best[better], link[better] = weight[j][better], j
-    return parents
+            i, j = divmod(int(key[n]), d)
+            if parents[j]:
+                parents[i] = (j,)
+            else:
+                parents[j] = (i,)
+        join(n)
+    while parents[first]:  # Weka's search may have moved the first tree's root
+        first = parents[first][0]
+    return parents, first
 
 
 def kdb_parents(
