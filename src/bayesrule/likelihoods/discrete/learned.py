@@ -39,6 +39,21 @@ from .structure import (
 )
 
 
+def own_table(like, j: int, parents=None) -> tuple[np.ndarray, np.ndarray]:
+    """The counts ``like.counts_[j]`` of attribute j given its own parents and their
+    probabilities under the family's smoothing; ``parents`` None or those parents."""
+    if parents is not None and tuple(parents) != like.parents_[j]:
+        raise ValueError(f"attribute {j}'s parents are {like.parents_[j]}, not {tuple(parents)}.")
+    counts = like.counts_[j]
+    return counts, proba(counts, like.alpha, like.backoff, like.stats_.single(j), like.smoothing)
+
+
+def free_parameters(like, attributes) -> int:
+    """``sum_j C prod(O_pa_j) (O_j - 1)`` over ``attributes`` of a fitted network."""
+    sizes = like._sizes
+    return sum(n_free(sizes[list(like.parents_[j])], sizes[j], like.n_classes_) for j in attributes)
+
+
 class _Network(DiscreteNetwork):
     """An attribute network with one table per attribute, looked up in one gather each."""
 
@@ -156,21 +171,11 @@ class _Network(DiscreteNetwork):
     def table(self, j: int, parents=None) -> tuple[np.ndarray, np.ndarray]:
         """Counts and probabilities ``P(x_j | c, pa_j)`` of attribute j, shape
         (C, O_pa..., O_j); ``parents`` must be None or the attribute's own parents."""
-        if parents is not None and tuple(parents) != self.parents_[j]:
-            raise ValueError(
-                f"attribute {j}'s parents are {self.parents_[j]}, not {tuple(parents)}."
-            )
-        counts = self.counts_[j]
-        return counts, proba(
-            counts, self.alpha, self.backoff, self.stats_.single(j), self.smoothing
-        )
+        return own_table(self, j, parents)
 
     def n_parameters(self) -> int:
         """Free parameters: ``sum_j C prod(O_pa_j) (O_j - 1)``."""
-        sizes = self._sizes
-        return sum(
-            n_free(sizes[list(pa)], sizes[j], self.n_classes_) for j, pa in enumerate(self.parents_)
-        )
+        return free_parameters(self, range(len(self.parents_)))
 
     def sample(self, counts, random_state) -> np.ndarray:
         """Ancestral sampling per class: parents before children."""

@@ -30,7 +30,8 @@ from ..._engines.lookup import Factors, Plan, score
 from ..._validation import check_integer
 from ...stats.pair_counts import PairCounts
 from . import hdp
-from .cpt import check_tables, lookup_table, n_free, proba, subsets
+from .cpt import check_tables, lookup_table, proba, subsets
+from .learned import free_parameters, own_table
 from .network import DiscreteNetwork, _add_counts, _block_count
 from .selective_loo import CRITERIA, Scorer, choose, ranked_parents, selective_losses, subset_counts
 from .structure import class_information, conditional_information
@@ -210,22 +211,11 @@ class SelectiveKDependence(DiscreteNetwork):
                 f"attribute {j} is not among the {self.n_selected_} attributes selected "
                 f"({self.selected_.tolist()}): the model has no table for it."
             )
-        if parents is not None and tuple(parents) != self.parents_[j]:
-            raise ValueError(
-                f"attribute {j}'s parents are {self.parents_[j]}, not {tuple(parents)}."
-            )
-        counts = self.counts_[j]
-        return counts, proba(
-            counts, self.alpha, self.backoff, self.stats_.single(j), self.smoothing
-        )
+        return own_table(self, j, parents)
 
     def n_parameters(self) -> int:
         """Free parameters: ``sum_j C prod(O_pa_j) (O_j - 1)`` over the selected j."""
-        sizes = self._sizes
-        return sum(
-            n_free(sizes[list(self.parents_[j])], sizes[j], self.n_classes_)
-            for j in self.selected_.tolist()
-        )
+        return free_parameters(self, self.selected_.tolist())
 
     def sample(self, counts, random_state) -> np.ndarray:
         """Ancestral sampling per class over the selected attributes (in order: parents
