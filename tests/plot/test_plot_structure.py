@@ -6,6 +6,7 @@ with the fitted attributes the function reads (``classes_``, ``parents_``, ...).
 
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import matplotlib
 import numpy as np
@@ -45,6 +46,7 @@ class AODE:
         if fitted:
             self.classes_ = np.array([0, 1])
             self.n_features_in_ = 3
+            self.likelihood_ = SimpleNamespace(super_parents_=[0, 1, 2])  # one per SPODE
 
 
 TREE = [(), (0,), (0,), (1,)]  # x0 -> x1 -> x3, x0 -> x2

@@ -81,7 +81,8 @@ def _structure(estimator, member, super_parents):
     elif member is not None:
         raise TypeError(f"member= draws one member of an ensemble (ESKDB); {name} is none.")
     parents = getattr(source, "parents_", None)
-    if parents is None and name in ("AODE", "WAODE", "AnDE"):
+    averaged = hasattr(getattr(estimator, "likelihood_", None), "super_parents_")
+    if parents is None and averaged:  # AODE, WAODE, AnDE: one estimator per parent set
         parents, chosen = _averaged_parents(estimator, super_parents, int(d))
         plural = "s" if len(chosen) > 1 else ""
         what = f" (super-parent{plural} {', '.join(map(str, chosen))})"
