@@ -178,24 +178,36 @@ def score(plan: Plan, codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray,
     return out, used
 
 
-def numeric_codes(X, categories, unseen: str) -> tuple[np.ndarray, int] | None:
+def code_tables(categories) -> tuple | None:
+    """What :func:`numeric_codes` needs of the values ``categories`` of each column (the
+    values as float64, and the tables by value where every column is of few integers),
+    made once per fitted model by its caller; None where some column's values are not
+    numbers (the kernel does not apply)."""
+    if not categories or any(c.dtype.kind not in "biuf" for c in categories):
+        return None
+    values = [np.asarray(c, dtype=np.float64) for c in categories]
+    return values, _by_value(values)
+
+
+def numeric_codes(X, categories, unseen: str, tables=None) -> tuple[np.ndarray, int] | None:
     """The codes (n, d) of a numeric table's rows and the flat position of its first value
     never seen in training (-1: none), as :func:`bayesrule.stats.values.value_codes`
     gives them column by column (``unseen`` "smooth": ``O_j``, else ``O_j + 1``), in one
     compiled pass; None where the kernel does not apply (no numba, a column of other
     values, integers beyond 2**53). Columns of a few integers (bins, small codes) are
-    looked up in a table by value, others searched."""
+    looked up in a table by value, others searched. ``tables``: :func:`code_tables` of
+    ``categories``, when the caller keeps them (made here otherwise)."""
     X = np.asarray(X)
-    if X.dtype.kind not in "biuf" or not compiled(X.size) or not categories:
+    if X.dtype.kind not in "biuf" or not compiled(X.size):
         return None
-    if any(c.dtype.kind not in "biuf" for c in categories):
+    tables = code_tables(categories) if tables is None else tables
+    if tables is None:
         return None
-    values = [np.asarray(c, dtype=np.float64) for c in categories]
+    values, dense = tables
     if X.dtype not in (np.int64, np.float64) or not X.flags.c_contiguous:
         X = np.ascontiguousarray(X, dtype=np.float64)
     codes = np.empty(X.shape, dtype=np.intp)
     kernels = _kernel_module()
-    dense = _by_value(values)
     if dense is not None:
         first = kernels.dense_codes(X, *dense, int(unseen != "smooth"), codes)
         return codes, int(first)

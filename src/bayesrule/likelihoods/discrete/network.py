@@ -28,7 +28,7 @@ import weakref
 
 import numpy as np
 
-from ..._engines.lookup import compiled, numeric_codes
+from ..._engines.lookup import code_tables, compiled, numeric_codes
 from ..._engines.threads import n_threads
 from ...stats.pair_counts import PairCounts, count_pairs, encode_table
 from ...stats.values import check_unseen, lookup, numeric, value_codes, value_table
@@ -41,6 +41,9 @@ from .hdp import check_smoothing
 #: per fitted family, the lookup plans its tables give (``_make_plan``): derived, so
 #: kept beside the model, never in its saved state
 _PLANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: per fitted family, :func:`~bayesrule._engines.lookup.code_tables` of its values
+#: (derived from ``categories_``, never saved)
+_CODE_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class DiscreteNetwork(Binning, Likelihood):
@@ -103,6 +106,7 @@ class DiscreteNetwork(Binning, Likelihood):
         self._sizes = np.array([c.size for c in stats.categories], dtype=np.intp)
         self._indexes = {}
         _PLANS.pop(self, None)
+        _CODE_TABLES.pop(self, None)
         self._build(stats)
         return self
 
@@ -144,7 +148,10 @@ class DiscreteNetwork(Binning, Likelihood):
             raise ValueError(
                 f"X has {X.shape[1]} features, but the model was fitted on {len(self.categories_)}."
             )
-        fast = numeric_codes(X, self.categories_, self.unseen)
+        kept = _CODE_TABLES.get(self)
+        if kept is None:  # made once per fitted model (also after loading a file)
+            kept = _CODE_TABLES[self] = (code_tables(self.categories_),)
+        fast = None if kept[0] is None else numeric_codes(X, None, self.unseen, kept[0])
         if fast is not None and (fast[1] < 0 or self.unseen != "error"):
             return fast[0]
         codes = np.empty(X.shape, dtype=np.intp)
