@@ -115,3 +115,14 @@ def test_an_unknown_smoothing_names_the_choices():
     with pytest.raises(ValueError, match="'lidstone', 'm-estimate', 'hdp'"):
         AODE(smoothing="laplace").fit(X, Y)
     assert "smoothing" not in CategoricalNB().get_params()  # naive Bayes: alpha only
+
+
+def test_samples_follow_the_m_estimate_super_parent():
+    clf = SPODE(parent=0, smoothing="m-estimate", alpha=4.0, backoff=0).fit(X, Y)
+    draws = clf.sample(60_000, random_state=0)[0]
+    num = np.array([[F((3, c), (0, v)) + 4.0 / (C * 2) for v in range(2)] for c in range(C)])
+    expected = num / num.sum(axis=1, keepdims=True)  # P(x_0 | y) of the joint's cells
+    labels = clf.sample(60_000, random_state=0)[1]
+    for c in range(C):
+        share = np.mean(draws[labels == c, 0] == 1)
+        assert share == pytest.approx(expected[c, 1], abs=0.01)

@@ -268,3 +268,16 @@ def test_bad_search_parameters_are_refused(params, error, match):
 
 def test_no_partial_fit():
     assert not hasattr(StructureSearch(), "partial_fit")
+
+
+def test_a_search_of_equal_scores_saves_and_loads(tmp_path):
+    from bayesrule import StructureSearch
+    from bayesrule import io as bio
+
+    rng = np.random.default_rng(2)
+    X, y = rng.integers(0, 3, (60, 6)), rng.integers(0, 2, 60)
+    for seed in range(5):  # epsilon=0 takes moves that tie the current accuracy
+        est = StructureSearch(epsilon=0, random_state=seed).fit(X, y)
+        bio.save(est, tmp_path / "s.model")
+        back = bio.load(tmp_path / "s.model")
+        np.testing.assert_array_equal(back.predict_proba(X), est.predict_proba(X))

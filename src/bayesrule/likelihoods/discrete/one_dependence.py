@@ -281,6 +281,9 @@ class OneDependence(DiscreteNetwork):
                     tables[p] = [
                         proba(n, self.alpha, self.backoff, smoothing=self.smoothing) for n in counts
                     ]
+                    if self.smoothing == "m-estimate":  # P(x_p | y) of the joint's cells
+                        num = self._parent_joint(counts[0], p)[0]
+                        tables[p][0] = num / num.sum(axis=1, keepdims=True)
                 self._draw(codes, rows, p, (), tables[p][0][c], rng, c)
                 for j, table in zip(others, tables[p][1:], strict=True):
                     self._draw(codes, rows, j, (p,), table[c], rng, c)

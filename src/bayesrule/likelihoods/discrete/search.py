@@ -282,7 +282,7 @@ class SearchedNetwork(GivenNetwork):
 
     def check_state(self, n_classes: int, n_features: int) -> None:
         """As the given network's, and ``search_scores_`` what a search records: a
-        non-empty 1-D float64 array of accuracies in [0, 1], each move an improvement,
+        1-D float64 array of accuracies in [0, 1] (empty: no fold to score), none falling,
         one move per arc (``tan_hc``, ``tan_hcsp``) or per attribute taken (``fssj``)."""
         super().check_state(n_classes, n_features)
         path = getattr(self, "search_scores_", None)
@@ -290,10 +290,9 @@ class SearchedNetwork(GivenNetwork):
             isinstance(path, np.ndarray)
             and path.dtype == np.float64
             and path.ndim == 1
-            and path.size >= 1
             and np.isfinite(path).all()
             and ((path >= 0) & (path <= 1)).all()
-            and (np.diff(path) > 0).all()
+            and (np.diff(path) >= 0).all()
         ):
             raise ValueError(
                 "search_scores_ is not the increasing accuracies (in [0, 1]) of a search"
@@ -303,7 +302,7 @@ class SearchedNetwork(GivenNetwork):
             "tan_hcsp": sum(map(len, self.parents_)),
             "fssj": len(self.features_),
         }.get(self._check_search()[0])
-        if moves is not None and path.size != moves + 1:
+        if moves is not None and path.size and path.size != moves + 1:
             raise ValueError(
                 f"search_scores_ records {path.size - 1} moves, but the structure took {moves}"
             )
