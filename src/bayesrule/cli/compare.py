@@ -90,7 +90,7 @@ def _estimator(name: str, random_state: int):
         return M.build(
             name, components="bic", max_components=MAX_COMPONENTS, random_state=random_state
         )
-    return M.build(name)
+    return M.build(name, random_state=random_state)
 
 
 def _rows(X, index):

@@ -181,6 +181,8 @@ def build(
                 f"not to {name}"
             )
         kwargs[parameter] = None if value == "none" else value  # --discretize none
+    if "random_state" in model.cls().get_params():  # eskdb, search: seeded as mixture
+        kwargs["random_state"] = random_state
     return model.cls(**kwargs)
 
 
