@@ -7,15 +7,11 @@ smoothing, unseen and missing values and binning are as in
 from __future__ import annotations
 
 from ..likelihoods.discrete.averaged import AveragedDependence
-from .one_dependence import _SHARED, DISCRETE, _OneDependence
+from .one_dependence import DISCRETE, _OneDependence, shared_with_mdl
 from .preset import COMMON, Preset, fitted
 
-_AUTO = 'discretize : {"auto", "mdl", "quantile"} or None, default="auto"'
-assert _AUTO in _SHARED
 #: the shared text with AnDE's default: every float column binned
-_ANDE_SHARED = _SHARED.replace(
-    _AUTO,
-    'discretize : {"auto", "mdl", "quantile"} or None, default="mdl"\n'
+_ANDE_SHARED = shared_with_mdl(
     '        AnDE\'s default is "mdl": its tables grow with the (n + 1)-th power of the\n'
     "        values, so whole-number float columns of few values (pixel levels) are cut\n"
     '        too ("auto" keeps those as values: A2DE on the 17 levels of 64 pixels would\n'

@@ -6,16 +6,12 @@ import numpy as np
 
 from ..likelihoods.discrete.ensemble import SelectiveEnsemble
 from .mixture import StreamingUnavailable
-from .one_dependence import _SHARED, DISCRETE
+from .one_dependence import DISCRETE, shared_with_mdl
 from .preset import COMMON, Preset, fitted
 from .selective import SELECTIVE, SELECTIVE_DOC
 
-_AUTO = 'discretize : {"auto", "mdl", "quantile"} or None, default="auto"'
-assert _AUTO in _SHARED
 #: the shared text with ESKDB's default: every float column cut at random
-_ENSEMBLE_SHARED = _SHARED.replace(
-    _AUTO,
-    'discretize : {"auto", "mdl", "quantile"} or None, default="mdl"\n'
+_ENSEMBLE_SHARED = shared_with_mdl(
     '        ESKDB\'s default is "mdl": the members differ by their random cuts of every\n'
     '        float column (whole-number ones of few values too, as pixel levels; "auto"\n'
     "        keeps those as values, the same in every member).",

@@ -84,6 +84,18 @@ _SHARED = """alpha : float, default=1.0
     """
 
 
+_AUTO = 'discretize : {"auto", "mdl", "quantile"} or None, default="auto"'
+assert _AUTO in _SHARED
+
+
+def shared_with_mdl(why: str) -> str:
+    """The shared parameter text for a preset whose ``discretize`` default is "mdl",
+    ``why`` (indented lines) said under it."""
+    return _SHARED.replace(
+        _AUTO, 'discretize : {"auto", "mdl", "quantile"} or None, default="mdl"\n' + why
+    )
+
+
 class _SemiNaive:
     """Mixin of the semi-naive presets (not itself an estimator): the column options
     (positions or DataFrame names) and the tables."""

@@ -277,13 +277,15 @@ class OneDependence(DiscreteNetwork):
                 if rows.size == 0:
                     continue
                 if p not in tables:  # all of p's pair counts in one pass
-                    counts = [self.stats_.single(p), *self.stats_.blocks([(p, j) for j in others])]
-                    tables[p] = [
-                        proba(n, self.alpha, self.backoff, smoothing=self.smoothing) for n in counts
+                    num = self._parent_joint(self.stats_.single(p), p)[0]  # P(x_p | y) as
+                    total = num.sum(axis=1, keepdims=True)  # the joint's cells give it
+                    head = np.where(
+                        total > 0, num / np.where(total > 0, total, 1), 1 / num.shape[1]
+                    )
+                    blocks = self.stats_.blocks([(p, j) for j in others])
+                    tables[p] = [head] + [
+                        proba(n, self.alpha, self.backoff, smoothing=self.smoothing) for n in blocks
                     ]
-                    if self.smoothing == "m-estimate":  # P(x_p | y) of the joint's cells
-                        num = self._parent_joint(counts[0], p)[0]
-                        tables[p][0] = num / num.sum(axis=1, keepdims=True)
                 self._draw(codes, rows, p, (), tables[p][0][c], rng, c)
                 for j, table in zip(others, tables[p][1:], strict=True):
                     self._draw(codes, rows, j, (p,), table[c], rng, c)
