@@ -280,7 +280,7 @@ class OneDependence(DiscreteNetwork):
                     num = self._parent_joint(self.stats_.single(p), p)[0]  # P(x_p | y) as
                     total = num.sum(axis=1, keepdims=True)  # the joint's cells give it
                     head = np.where(
-                        total > 0, num / np.where(total > 0, total, 1), 1 / num.shape[1]
+                        total > 0, num / np.where(total > 0, total, 1), 1 / max(num.shape[1], 1)
                     )
                     blocks = self.stats_.blocks([(p, j) for j in others])
                     tables[p] = [head] + [
