@@ -489,17 +489,11 @@ def speed(jar, repeat=3) -> str:
     from bench import SIZES, make_categorical_data
 
     X, y, _ = make_categorical_data(SIZES["aode"], 0)
-    labels = np.array([str(v) for v in y])
-    classes = sorted(set(labels.tolist()))
-    declared = [sorted(set(np.unique(X[:, j]).tolist())) for j in range(X.shape[1])]
     times = {"fit": [], "proba": []}
-    with tempfile.TemporaryDirectory() as tmp:
-        train = Path(tmp) / "aode.arff"
-        train.write_text(weka_data.arff_text(X.astype(np.float64), labels, declared, classes))
-        done = _java(jar, HERE / "WekaSpeed.java", train, repeat + 2, BAYES + "AODE")
-        if done.returncode != 0:
-            return f"Weka's AODE could not be timed: {done.stderr.strip()[-500:]}"
-        weka = [tuple(map(float, line.split()[:2])) for line in done.stdout.split("\n") if line]
+    try:
+        weka = weka_data.time_weka(jar, X, y, repeat + 2, BAYES + "AODE")
+    except RuntimeError as exc:
+        return f"Weka's {exc}"
     for _ in range(repeat):
         start = time.perf_counter()
         model = bayesrule.AODE().fit(X, y)
@@ -517,7 +511,7 @@ def speed(jar, repeat=3) -> str:
     return "\n".join(
         [
             f"Data: bench.py's `aode` size, {X.shape[0]:,} x {X.shape[1]} codes 0..4, "
-            f"{len(classes)} classes; trained on the table and scoring it (Weka: "
+            f"{int(y.max()) + 1} classes; trained on the table and scoring it (Weka: "
             f"distributionForInstance of every row; bayesrule: predict_proba); all runs "
             f"(seconds): {json.dumps(runs)}.",
             "",

@@ -26,6 +26,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -258,3 +260,25 @@ def describe(data: Dataset, folds: list[Fold]) -> dict:
         "test_only": sum(f.test_only for f in folds),
         "source": data.source,
     }
+
+
+def time_weka(jar, X: np.ndarray, y, runs: int, classifier: str) -> list[tuple[float, float]]:
+    """Seconds ``(build, score)`` of ``runs`` fresh Weka models (``classifier``, a class
+    name) trained on the table ``X`` (codes), ``y`` and scoring its every row, in one
+    JVM (``benchmarks/WekaSpeed.java``; the ARFF file read once, untimed): the first run
+    cold (the JIT compiling as it goes, what one ``-t train.arff`` run measures), the
+    later ones warm. RuntimeError with Java's message where it could not run."""
+    labels = np.array([str(v) for v in y])
+    classes = sorted(set(labels.tolist()))
+    declared = [sorted(set(np.unique(X[:, j]).tolist())) for j in range(X.shape[1])]
+    with tempfile.TemporaryDirectory() as tmp:
+        train = Path(tmp) / "train.arff"
+        train.write_text(arff_text(X.astype(np.float64), labels, declared, classes))
+        source = Path(__file__).resolve().parent / "WekaSpeed.java"
+        command = ["java", "-Xmx4g", "-cp", str(jar), str(source), str(train), str(runs)]
+        done = subprocess.run(
+            [*command, classifier], capture_output=True, text=True, timeout=3000, check=False
+        )
+    if done.returncode != 0:
+        raise RuntimeError(f"{classifier} could not be timed: {done.stderr.strip()[-500:]}")
+    return [tuple(map(float, line.split()[:2])) for line in done.stdout.split("\n") if line]

@@ -31,6 +31,26 @@ def test_threadpool_limits_reach_the_pools_in_a_fresh_process():
     assert out.stdout.strip() == "1"
 
 
+def test_bayesrules_own_blas_limit_leaves_its_pools_alone():
+    # fits run BLAS single-threaded (one_blas_thread); the pools inside them must not
+    # read that as a user's limit (AODE's pair counts ran in one thread); a user's limit
+    # around them still counts, in a fresh process (see above)
+    code = (
+        "from threadpoolctl import threadpool_limits\n"
+        "import numpy\n"
+        "from bayesrule._engines.threads import n_threads, one_blas_thread\n"
+        "free = n_threads()\n"
+        "with one_blas_thread():\n"
+        "    inside = n_threads()\n"
+        "with threadpool_limits(limits=1, user_api='blas'), one_blas_thread():\n"
+        "    limited = n_threads()\n"
+        "print(free, inside, limited, n_threads())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    free, inside, limited, after = map(int, out.stdout.split())
+    assert (inside, limited, after) == (free, 1, free)
+
+
 def test_in_order_keeps_the_order_the_context_and_a_bound_on_work_in_flight():
     import contextvars
     import threading

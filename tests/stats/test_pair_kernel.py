@@ -56,3 +56,27 @@ def test_out_of_range_classes_are_refused():
     y[7] = 5
     with pytest.raises(ValueError, match="out of range"):
         count_pairs(categories, codes, y, 3)
+
+
+@pytest.mark.parametrize("weights", ["none", "zeros and ones"])
+@pytest.mark.parametrize("workers", [1, 3])
+def test_bit_sets_count_as_the_pairs_do(weights, workers):
+    # the popcount path (weights 0 or 1, few values) against the increments, over
+    # missing codes, an empty class and a class of more than 64 rows
+    from bayesrule._engines import _pair_kernels
+
+    X, y = table(5, n=700, d=7)
+    y[y == 2] = 3  # class 2 empty
+    w = None if weights == "none" else np.random.default_rng(6).integers(0, 2, y.size) * 1.0
+    categories, codes = encode_table(X)
+    off = pair_counts.offsets_of(categories).astype(np.intp)
+    W = int(off[-1])
+    unit = np.zeros(0) if w is None else w
+    bits = pair_counts._bit_gram(_pair_kernels, codes, off, y.astype(np.intp), 4, unit, workers)
+    assert bits is not None  # 7 features of at most 5 values: the bit sets are cheaper
+    rows = np.zeros((4, W, W))
+    assert _pair_kernels.upper_gram(codes, off, y.astype(np.intp), unit, 0, y.size, rows)
+    np.testing.assert_array_equal(bits, np.triu(rows))
+    assert bits[2].sum() == 0 and bits[3].sum() > 0
+    # real weights take the increments
+    assert pair_counts._bit_gram(_pair_kernels, codes, off, y, 4, np.full(y.size, 0.5), 1) is None

@@ -58,7 +58,9 @@ def n_threads() -> int:
     env = os.environ.get("OMP_NUM_THREADS", "")
     if env.isdigit() and int(env) > 0:
         cpus = min(cpus, int(env))
-    blas = _blas_limit()
+    # inside :func:`one_blas_thread` the limit in force is bayesrule's own (for BLAS
+    # only): the one before it counts for the threads here
+    blas = _BLAS["outer"] if _BLAS["depth"] > 0 else _blas_limit()
     if blas is not None and blas > 0:
         cpus = min(cpus, blas)
     return max(1, min(cpus, MAX_THREADS))
@@ -87,7 +89,9 @@ def in_order(work: Callable, items: Iterable, workers: int) -> Iterator[tuple]:
             yield done, future.result()
 
 
-_BLAS = {"lock": threading.Lock(), "depth": 0, "limiter": None, "controller": None}
+#: the state of :func:`one_blas_thread`: its nesting depth, the limiter in force, and
+#: the BLAS limit before it ("outer", what :func:`n_threads` honours meanwhile)
+_BLAS = {"lock": threading.Lock(), "depth": 0, "limiter": None, "controller": None, "outer": None}
 
 
 def few_columns_blas(n_features: int):
@@ -116,6 +120,7 @@ def one_blas_thread():
         if _BLAS["depth"] == 0:
             if _BLAS["controller"] is None:
                 _BLAS["controller"] = ThreadpoolController()
+            _BLAS["outer"] = _blas_limit()
             _BLAS["limiter"] = _BLAS["controller"].limit(limits=1, user_api="blas")
         _BLAS["depth"] += 1
     try:

@@ -21,6 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._engines.threads import in_order, n_threads
+from .table_codes import encode_small_integers
 from .values import encode, lookup, union
 
 #: the Gram matrices are dense up to this many bytes, then stored by their non-zeros
@@ -187,6 +188,9 @@ def encode_table(X: np.ndarray, sample_weight=None) -> tuple[list, np.ndarray]:
     code: its value's position, -1 where missing or the row's weight is zero."""
     n, d = X.shape
     keep = None if sample_weight is None else np.asarray(sample_weight) > 0
+    fast = encode_small_integers(X, keep)  # compiled, for C-ordered small whole numbers
+    if fast is not None:
+        return fast
     columns = np.ascontiguousarray(X.T)  # each column contiguous (strided reads were most)
     categories, codes = [], np.full((d, n), -1, dtype=np.intp)
     for j in range(d):
@@ -250,9 +254,10 @@ COMPILED_FROM = 50_000
 
 
 def _counted_gram(codes, off, y, n_classes, w):
-    """The Gram matrices by :func:`bayesrule._engines._pair_kernels.upper_gram` on row
-    blocks in threads (their upper triangles added, then mirrored), or None without
-    numba, with ``BAYESRULE_NO_NUMBA=1`` or for a few rows."""
+    """The Gram matrices by the compiled kernels of :mod:`bayesrule._engines._pair_kernels`
+    in threads: from bit sets of rows (:func:`_bit_gram`) or by :func:`upper_gram` on row
+    blocks (their upper triangles added), then mirrored; None without numba, with
+    ``BAYESRULE_NO_NUMBA=1`` or for a few rows."""
     if codes.size < COMPILED_FROM or os.environ.get("BAYESRULE_NO_NUMBA", "") == "1":
         return None
     try:
@@ -265,20 +270,58 @@ def _counted_gram(codes, off, y, n_classes, w):
     weights = np.zeros(0) if bool(np.all(w == 1)) else np.ascontiguousarray(w, dtype=np.float64)
     offsets = np.ascontiguousarray(off, dtype=np.intp)
     workers = n_threads()
-    step = -(-n // workers)
+    gram = _bit_gram(_pair_kernels, codes, offsets, y, n_classes, weights, workers)
+    if gram is None:
+        step = -(-n // workers)
 
-    def part(lo):
-        out = np.zeros((n_classes, W, W))
-        ok = _pair_kernels.upper_gram(codes, offsets, y, weights, lo, min(n, lo + step), out)
-        if not ok:
-            raise ValueError("class indices or codes out of range for the pair counts")
-        return out
+        def part(lo):
+            out = np.zeros((n_classes, W, W))
+            ok = _pair_kernels.upper_gram(codes, offsets, y, weights, lo, min(n, lo + step), out)
+            if not ok:
+                raise ValueError("class indices or codes out of range for the pair counts")
+            return out
 
-    gram = None
-    for _, out in in_order(part, range(0, n, step), workers):
-        gram = out if gram is None else gram + out
+        for _, out in in_order(part, range(0, n, step), workers):
+            gram = out if gram is None else gram + out
     upper = np.triu(gram)
     return upper + np.swapaxes(np.triu(gram, 1), 1, 2)
+
+
+#: the bit sets of :func:`_bit_gram` take at most this many bytes
+BIT_BYTES = 64 << 20
+
+
+def _bit_gram(kernels, codes, offsets, y, n_classes, weights, workers):
+    """The upper triangles of the Gram matrices from bit sets of rows (:func:`bayesrule.
+    _engines._pair_kernels.mask_gram`), where every weight is 0 or 1 and that is
+    cheaper than counting pair by pair: per class a popcount per 64 rows and pair of
+    one-hot columns, against an increment per row and pair of features (about 7x fewer
+    operations for 30 features of 5 values: AODE's fit of 100,000 rows counted in 7 ms
+    instead of 44). None where it does not apply."""
+    n, d = codes.shape
+    W = int(offsets[-1])
+    pos = np.empty(n, dtype=np.int64)
+    counts = kernels.row_positions(y, weights, n_classes, pos)
+    if counts.size == 0:  # real weights, or a class out of range: counted pair by pair
+        return None
+    words = -(-int(counts.max(initial=0)) // 64)
+    # the measured costs per operation (ns): a bit set 1.6, a popcount of 64 rows 0.11,
+    # an increment 0.95
+    bits = 1.6 * n * d + 0.11 * W * W / 2 * (n / 64 + n_classes)
+    if bits >= 0.95 * n * d * d / 2 or n_classes * W * words * 8 > BIT_BYTES:
+        return None
+    masks = np.zeros((n_classes, W, words), dtype=np.uint64)
+    owner = np.repeat(np.arange(d), np.diff(offsets)).astype(np.intp)
+    cuts = np.linspace(0, d, workers + 1).astype(int)
+    spans = [(a, b) for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
+    set_bits = lambda span: kernels.bit_masks(codes, offsets, y, pos, *span, masks)  # noqa: E731
+    if not all(ok for _, ok in in_order(set_bits, spans, workers)):
+        raise ValueError("class indices or codes out of range for the pair counts")
+    gram = np.zeros((n_classes, W, W))
+    share = lambda first: kernels.mask_gram(masks, owner, offsets, first, workers, gram)  # noqa: E731
+    for _ in in_order(share, range(workers), workers):
+        pass
+    return gram
 
 
 def _sparse_gram(categories, codes, off, y, class_weight, w) -> PairCounts:

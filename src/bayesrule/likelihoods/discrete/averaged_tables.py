@@ -112,7 +112,13 @@ def children_cells(counts: np.ndarray, sizes: np.ndarray, alpha: float) -> np.nd
     counts given the parents, concatenated; each child's ``O_j + 2`` cells as
     :func:`~bayesrule.likelihoods.discrete.cpt.lookup_table` gives them (Lidstone, no
     back-off; a parent slot O_s summing over the parent), shape (C, O_S + 1..., sum O_j + 2)."""
-    ext = extend_parents(counts)
+    return extended_cells(extend_parents(counts), sizes, alpha)
+
+
+def extended_cells(ext: np.ndarray, sizes: np.ndarray, alpha: float) -> np.ndarray:
+    """:func:`children_cells` of counts whose parent slots are already appended
+    (:func:`~bayesrule.likelihoods.discrete.cpt.extend_parents`), or of several parents'
+    extended rows stacked on one axis (AODE's super-parents at once)."""
     totals = np.zeros(ext.shape[:-1] + (sizes.size,))
     seen = sizes > 0
     if seen.any():

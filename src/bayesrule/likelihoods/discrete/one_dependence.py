@@ -187,6 +187,7 @@ class OneDependence(DiscreteNetwork):
         fast = self.backoff == 0 and smoothing == "lidstone" and stats.gram is not None
         pairs = [] if fast else [(p, j) for p in supers for j in children[p]]
         blocks = iter(stats.blocks(pairs))  # one pass
+        every = spode_children(stats, supers, alpha, self.unseen) if fast else {}
         for p in supers:
             others = children[p]
             num, den = self._parent_joint(singles[p], p)
@@ -195,7 +196,7 @@ class OneDependence(DiscreteNetwork):
             head = np.column_stack([joint - log_class[:, None], np.zeros(C)])
             usable = np.append(singles[p].sum(axis=0) >= self.min_count, False)
             if fast:
-                flat, base = spode_children(stats, p, others, alpha, self.unseen)
+                flat, base = every[p]
             else:
                 tables = [
                     lookup_table(next(blocks), alpha, self.unseen, None, self.backoff, smoothing)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._engines.lookup import Factors, Plan
-from .averaged_tables import children_cells
+from .averaged_tables import extended_cells
 
 
 def spode_plan(spodes, sizes: np.ndarray, C: int) -> Plan:
@@ -73,20 +73,39 @@ def spode_plan(spodes, sizes: np.ndarray, C: int) -> Plan:
     )
 
 
-def spode_children(stats, p: int, others, alpha: float, unseen: str):
-    """The tables of super-parent p's children as ``OneDependence`` keeps them, from dense
-    pair counts at once (Lidstone, no back-off: what
-    :func:`~bayesrule.likelihoods.discrete.cpt.lookup_table` gives child by child): each
-    child's (C, O_p + 1, O_j + 2) table flattened, side by side, and where each starts."""
+def spode_children(stats, supers, alpha: float, unseen: str) -> dict:
+    """The tables of each super-parent p's children as ``OneDependence`` keeps them, from
+    dense pair counts, every super-parent at once (Lidstone, no back-off: what
+    :func:`~bayesrule.likelihoods.discrete.cpt.lookup_table` gives child by child):
+    ``{p: (flat, base)}``, each child's (C, O_p + 1, O_j + 2) table flattened, side by
+    side, and where each starts; the children of p are every other feature."""
     off = stats.offsets
-    sizes = np.diff(off)[others]
-    columns = np.concatenate([np.arange(off[j], off[j + 1]) for j in others] or [[]])
-    counts = stats.gram[:, off[p] : off[p + 1]][:, :, columns.astype(np.intp)]
-    cells = children_cells(counts, sizes, alpha)  # (C, O_p + 1, sum(O_j + 2)), slot-major
+    sizes = np.diff(off)
+    d, C = sizes.size, stats.gram.shape[0]
+    # the rows of every feature's values, then its slot "unavailable" (their sum)
+    slot_rows = off[1:] + np.arange(d)
+    value_rows = np.delete(np.arange(int(off[-1]) + d), slot_rows)
+    ext = np.zeros((C, int(off[-1]) + d, int(off[-1])))
+    ext[:, value_rows] = stats.gram
+    np.add.at(ext, (slice(None), slot_rows[np.repeat(np.arange(d), sizes)]), stats.gram)
+    cells = extended_cells(ext, sizes, alpha)  # (C, W + d, sum(O_j + 2)), child-major
     widths = sizes + 2
     ends = np.cumsum(widths)
     if unseen == "ignore":  # a value never seen drops out
         cells[..., ends - 2] = 0.0
+    out = {}
+    for p in supers:
+        others = np.array([j for j in range(d) if j != p], dtype=np.intp)
+        rows = np.arange(off[p] + p, slot_rows[p] + 1)
+        columns = np.concatenate([np.arange(ends[j] - widths[j], ends[j]) for j in others] or [[]])
+        out[p] = _child_major(cells[:, rows][:, :, columns.astype(np.intp)], widths[others])
+    return out
+
+
+def _child_major(cells: np.ndarray, widths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cells (C, slots, sum of widths), slot-major, laid out child by child: each child's
+    (slots, width) block flattened, and where each starts."""
+    ends = np.cumsum(widths)
     slots, width = cells.shape[1], int(ends[-1]) if ends.size else 0
     base = slots * np.concatenate([[0], ends[:-1]]).astype(np.intp)
     child = np.repeat(np.arange(widths.size), widths)

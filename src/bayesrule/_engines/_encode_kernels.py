@@ -1,0 +1,64 @@
+"""The numba kernels of :mod:`bayesrule.stats.table_codes` (imported only where numba is):
+a C-ordered table of small integers encoded in row-major passes (its columns strided)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._kernels import _jit
+
+
+@_jit
+def ranges(X, keep, lo, hi, low, high, count):
+    """Per column over rows ``lo:hi``: the lowest and highest value, the number of values,
+    NaN (missing) and rows with ``keep`` 0 skipped (``keep`` of length 0: every row).
+    Returns False where a kept value is not a whole number below 2**52 in magnitude."""
+    d = X.shape[1]
+    whole = True
+    every = keep.shape[0] == 0
+    for i in range(lo, hi):
+        if not every and keep[i] == 0:
+            continue
+        for j in range(d):
+            v = np.float64(X[i, j])
+            if v != v:
+                continue
+            if not (-4503599627370496.0 < v < 4503599627370496.0) or v != np.floor(v):
+                whole = False
+                continue
+            if v < low[j]:
+                low[j] = v
+            if v > high[j]:
+                high[j] = v
+            count[j] += 1
+    return whole
+
+
+@_jit
+def mark(X, keep, lo, hi, low, starts, present):
+    """``present[starts[j] + X[i, j] - low[j]] = 1`` for the kept values of rows ``lo:hi``."""
+    d = X.shape[1]
+    every = keep.shape[0] == 0
+    for i in range(lo, hi):
+        if not every and keep[i] == 0:
+            continue
+        for j in range(d):
+            v = np.float64(X[i, j])
+            if v == v:
+                present[starts[j] + np.int64(v - low[j])] = 1
+
+
+@_jit
+def write(X, keep, lo, hi, low, starts, rank, codes):
+    """``codes[j, i]`` (shape (d, n)) = the rank of ``X[i, j]`` among its column's values
+    for rows ``lo:hi``, -1 where missing or the row is not kept."""
+    d = X.shape[1]
+    every = keep.shape[0] == 0
+    for i in range(lo, hi):
+        kept = every or keep[i] != 0
+        for j in range(d):
+            v = np.float64(X[i, j])
+            if kept and v == v:
+                codes[j, i] = rank[starts[j] + np.int64(v - low[j])]
+            else:
+                codes[j, i] = -1
