@@ -9,11 +9,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._dask import is_dask
 from ..decision.posterior_decision import Decision, decision_of
+from .explaining import Explaining
 
 
-class Deciding:
+class Deciding(Explaining):
     """Mixin of :class:`~bayesrule.BayesClassifier`: ``class_prior_``, ``loss_``,
-    ``reject_label_`` and ``actions_`` from the current parameters."""
+    ``reject_label_`` and ``actions_`` from the current parameters (and ``explain``)."""
 
     def _empirical_prior(self) -> np.ndarray | None:
         """The estimated priors when a family supplies its own (None: class frequencies)."""

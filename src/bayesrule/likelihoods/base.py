@@ -159,6 +159,16 @@ class Likelihood(BaseEstimator):
         """ln p(x|w_c) for every row of ``X`` and every class, shape (n, C)."""
         return self._evaluate(X, relative=False)
 
+    def log_terms(self, X) -> tuple[list[str], np.ndarray]:
+        """Additive terms of ln p(x|w_c): ``(names, terms)``, terms of shape (n, C, T)
+        summing over T to :meth:`log_likelihood` up to a term that depends on the row
+        but not on the class (so their differences between classes sum to the log
+        likelihood ratios exactly). Names are format strings over feature indices
+        (``"{2}"``: feature 2). Here one term, the whole; families that break it down
+        (per feature, per attribute given its parents, linear and quadratic parts)
+        override this (``bayesrule.explain``)."""
+        return ["likelihood (as a whole)"], self.log_likelihood(X)[:, :, None]
+
     def relative_log_likelihood(self, X) -> np.ndarray:
         """ln p(x|w_c) up to a term that depends on the row but not on the class."""
         return self._evaluate(X, relative=True)

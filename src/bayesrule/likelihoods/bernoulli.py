@@ -131,6 +131,15 @@ class Bernoulli(CountLikelihood):
             return sp.csr_array(((X.data > t).astype(np.float64), X.indices, X.indptr), X.shape)
         return (X > t).astype(np.float64)
 
+    def _feature_terms(self, X: np.ndarray) -> np.ndarray | None:
+        """``ln p_cj`` where feature j is on, ``ln(1 - p_cj)`` where off, 0 where missing."""
+        if self.extreme_ or (self.binarize is None and not np.isin(X[~np.isnan(X)], (0, 1)).all()):
+            return None
+        observed = ~np.isnan(X)[:, None, :]
+        on = self._binary(np.nan_to_num(X))[:, None, :] > 0
+        own = np.where(on, self.feature_log_prob_, self.log_prob_off_)
+        return np.where(observed, own, 0.0)
+
     def _class_major(self, X, relative: bool) -> np.ndarray:
         if self.binarize is None:  # the data must be 0/1 (missing values allowed)
             check_values(X.data if sp.issparse(X) else X, None, "Bernoulli", locate(X))

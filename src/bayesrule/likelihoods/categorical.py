@@ -193,6 +193,17 @@ class Categorical(Binning, Likelihood):
             out += table[:, self._codes(X[:, j], j)]
         return out
 
+    def log_terms(self, X) -> tuple[list[str], np.ndarray]:
+        """One term per feature: ``ln P(x_j | c)`` (0 where x_j is missing)."""
+        self.check_ready()
+        X = self._binned(self.coerce(X))
+        if X.shape[1] != len(self.categories_):
+            return super().log_terms(X)  # raises the usual error
+        terms = np.stack(
+            [table[:, self._codes(X[:, j], j)].T for j, table in enumerate(self._tables)], axis=2
+        )
+        return [f"{{{j}}}" for j in range(X.shape[1])], terms
+
     def describe_impossible(self, X) -> str | None:
         """Name the feature and value that have probability zero (alpha=0)."""
         X = self._binned(self.coerce(X))

@@ -165,6 +165,25 @@ class CountLikelihood(Likelihood):
             out = self._class_major(block, relative)
         return out if finish is None else finish(rows, out)
 
+    # ----------------------------------------------------------------- explanation
+    def log_terms(self, X) -> tuple[list[str], np.ndarray]:
+        """One term per feature where the family is a sum over its features (a missing
+        value's term 0); the whole otherwise (a probability 0 somewhere)."""
+        self.check_ready()
+        dense = np.asarray(X.toarray() if sp.issparse(X) else X, dtype=np.float64)
+        terms = (
+            None if getattr(self, "zero_columns_", np.zeros(0)).size else self._feature_terms(dense)
+        )
+        if terms is None:
+            return super().log_terms(X)
+        return [f"{{{j}}}" for j in range(dense.shape[1])], terms
+
+    def _feature_terms(self, X: np.ndarray) -> np.ndarray | None:
+        """Per feature its term of the log-likelihood, (n, C, d): ``x_j w_cj`` of the
+        linear form (Multinomial, Complement); None where not defined."""
+        observed = ~np.isnan(X)
+        return np.where(observed[:, None, :], np.nan_to_num(X)[:, None, :] * self.coef_t_.T, 0.0)
+
     # ----------------------------------------------------------------- linear form
     def linear_coef(self) -> np.ndarray:
         """Weights ``w_cj`` of the linear form, (C, d): the joint is ``x @ coef.T +

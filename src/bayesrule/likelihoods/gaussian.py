@@ -19,7 +19,7 @@ import numpy as np
 
 from .._text import block
 from ..stats.moments import ClassMoments, class_moments
-from . import bayesian, edda, estimated_covariance, gaussian_missing, rda
+from . import bayesian, edda, estimated_covariance, gaussian_missing, gaussian_terms, rda
 from .base import BLOCK_BYTES, SQUARING_LIMIT, Likelihood
 from .covariance import get_structure
 from .gaussian_blocks import fit_blocks
@@ -320,6 +320,8 @@ class Gaussian(Likelihood):
         C = self.n_classes_
         width = n_features * (C if structure.dense and not structure.tied else 2) + C
         return max(64, BLOCK_BYTES // (8 * width))
+
+    log_terms = gaussian_terms.log_terms
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
         """Log-densities of a block of rows, shape (C, rows)."""

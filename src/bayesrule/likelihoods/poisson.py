@@ -110,6 +110,12 @@ class Poisson(CountLikelihood):
         """``-sum_j lambda_cj``, shape (C,)."""
         return self.intercept_
 
+    def _feature_terms(self, X: np.ndarray) -> np.ndarray | None:
+        """``x_j ln lambda_cj - lambda_cj`` (without ``ln x_j!``, the same for every class)."""
+        observed = ~np.isnan(X)[:, None, :]
+        own = np.nan_to_num(X)[:, None, :] * self.coef_t_.T - self.rate_t_.T
+        return np.where(observed, own, 0.0)
+
     def _class_major(self, X, relative: bool) -> np.ndarray:
         X, missing = zero_nan(X)
         out = matmul_t(X, self.coef_t_)  # sum_j x_j ln lambda_cj, (C, rows)

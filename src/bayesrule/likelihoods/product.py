@@ -176,6 +176,16 @@ class Product(Likelihood):
             out = part if out is None else out + part
         return out
 
+    def log_terms(self, X) -> tuple[list[str], np.ndarray]:
+        """Each block's terms, their feature indices those of the whole table."""
+        names, parts = [], []
+        for k, (family, cols) in enumerate(self.blocks_):
+            block = self._columns(family, X, cols)
+            own, terms = _in_block(k, family, cols, family.log_terms, block)
+            names += [name.format(*(f"{{{c}}}" for c in cols)) for name in own]
+            parts.append(terms)
+        return names, np.concatenate(parts, axis=2)
+
     def describe_impossible(self, X) -> str | None:
         for k, (family, cols) in enumerate(self.blocks_):
             reason = family.describe_impossible(family.coerce(X[:, cols]))

@@ -37,6 +37,7 @@ from .binning import Binning, bin_columns
 from .cpt import check_backoff, flat_index, proba
 from .discretize import check_discretize
 from .hdp import check_smoothing
+from .plan_terms import staged_terms
 
 #: per fitted family, the lookup plans its tables give (``_make_plan``): derived, so
 #: kept beside the model, never in its saved state
@@ -129,6 +130,21 @@ class DiscreteNetwork(Binning, Likelihood):
         if type(self)._make_plan is not DiscreteNetwork._make_plan:
             self._plan()  # made once, here, before the worker threads need it
         return super().class_major_blocks(X, relative=relative, finish=finish)
+
+    def _term_plans(self) -> list | None:
+        """The plans whose terms ``log_terms`` reports, tried in order for each row (the
+        first with a usable component scores it); None: the family is reported whole."""
+        return None
+
+    def log_terms(self, X) -> tuple[list[str], np.ndarray]:
+        """One term per attribute given its parents (one component), or per attribute
+        over the components averaged, with the super-parents' and the averaging's own
+        terms (:mod:`.plan_terms`)."""
+        self.check_ready()
+        plans = self._term_plans()
+        if plans is None:
+            return super().log_terms(X)
+        return staged_terms(plans, self._codes(X), self._sizes)
 
     def _workers(self, n: int, d: int) -> int:
         """Threads for row blocks: the compiled lookups release the GIL."""

@@ -1,0 +1,112 @@
+"""``explain`` against hand computations on the seeds' worked examples (the exam and
+hiking tables of seeds 000 and 002, the fruit of seed 003), its text and table, and its
+refusals. The contract over every estimator is ``tests/contract/test_explain.py``."""
+
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+
+from bayesrule import CategoricalNB, LossMatrix, QuadraticDiscriminant
+from bayesrule.datasets import (
+    FRUIT_CLASSES,
+    FRUIT_COVARIANCES,
+    FRUIT_MEANS,
+    FRUIT_PRIORS,
+    exam,
+    hiking,
+)
+
+X_FRUIT = np.array([[170.0, 585.0]])
+
+
+def fruit_model(**kwargs):
+    return QuadraticDiscriminant.from_parameters(
+        FRUIT_MEANS, FRUIT_COVARIANCES, priors=FRUIT_PRIORS, classes=FRUIT_CLASSES, **kwargs
+    )
+
+
+def test_exam_000_by_hand():
+    # maximum likelihood (alpha=0), as the seed counts
+    data = exam()
+    model = CategoricalNB(alpha=0.0).fit(data.data, data.target)
+    why = model.explain([data.query])
+    assert why.decided[0] == "Pass"
+    X, y = data.data, data.target
+    terms = [np.log(3 / 2)]  # prior: 3 Pass, 2 Fail
+    for j, value in enumerate(data.query):
+        p_pass = np.mean(X[y == "Pass", j] == value)
+        p_fail = np.mean(X[y == "Fail", j] == value)
+        terms.append(np.log(p_pass / p_fail))
+    fail = list(model.classes_).index("Fail")
+    np.testing.assert_allclose(why.odds_terms(0)[fail], terms, rtol=1e-12)
+    # the seed's answer: 4/45 for Pass against 1/20 for Fail
+    np.testing.assert_allclose(np.sum(terms), np.log((4 / 45) / (1 / 20)), rtol=1e-12)
+    assert why.names == ["prior", "x0", "x1", "x2"]  # a NumPy table: no feature names
+
+
+def test_hiking_002_by_hand():
+    data = hiking()  # Laplace smoothing, lambda = 1
+    model = CategoricalNB(alpha=1.0).fit(data.data, data.target)
+    why = model.explain([data.query])
+    assert why.decided[0] == "P"
+    X, y = data.data, data.target
+    terms = [np.log(3 / 2)]
+    for j, value in enumerate(data.query):
+        values = np.unique(X[:, j])
+        # (count + 1) / (N_c + O_j); "windy", never seen, counts 0
+        p = [(np.sum(X[y == c, j] == value) + 1.0) / (np.sum(y == c) + values.size) for c in "PN"]
+        terms.append(np.log(p[0] / p[1]))
+    other = list(model.classes_).index("N")
+    np.testing.assert_allclose(why.odds_terms(0)[other], terms, rtol=1e-12)
+    proba = dict(zip(model.classes_, model.predict_proba([data.query])[0], strict=True))
+    np.testing.assert_allclose(np.log(proba["P"] / proba["N"]), np.sum(terms), rtol=1e-12)
+
+
+def test_fruit_003_by_hand():
+    model = fruit_model()
+    why = model.explain(X_FRUIT)
+    assert why.decided[0] == "apple"  # posteriors 0.6459, 0.3526, 0.0015
+    x = X_FRUIT[0]
+    per_class = []
+    for mu, cov, prior in zip(FRUIT_MEANS, FRUIT_COVARIANCES, FRUIT_PRIORS, strict=True):
+        W = -0.5 * np.linalg.inv(cov)  # seed 003, eq. 24
+        w = np.linalg.inv(cov) @ mu  # eq. 25
+        w0 = -0.5 * mu @ np.linalg.inv(cov) @ mu - 0.5 * np.log(np.linalg.det(cov))  # eq. 26
+        per_class.append([np.log(prior), x @ W @ x, *(x * w), w0 - np.log(2 * np.pi)])
+    per_class = np.array(per_class)
+    np.testing.assert_allclose(why.terms[0], per_class, rtol=1e-12)
+    assert why.names == ["prior", "quadratic x'Wx", "x0 (linear)", "x1 (linear)", "constant"]
+    odds = why.log_odds()[0]
+    proba = model.predict_proba(X_FRUIT)[0]
+    np.testing.assert_allclose(odds, np.log(proba[0] / proba), atol=1e-10)
+    np.testing.assert_allclose(proba, [0.6459, 0.3526, 0.0015], atol=5e-5)
+
+
+def test_text_and_table_of_a_row():
+    model = fruit_model()
+    why = model.explain(X_FRUIT)
+    text = why.text(0)
+    assert text.splitlines()[0] == "row 0: decided apple"
+    assert "vs orange" in text and "vs grapefruit" in text and "total (ln odds)" in text
+    frame = why.to_frame(0)
+    assert list(frame.columns) == ["orange", "grapefruit"]
+    proba = model.predict_proba(X_FRUIT)[0]
+    np.testing.assert_allclose(
+        frame.loc["total (ln odds)"], np.log(proba[0] / proba[1:]), atol=1e-10
+    )
+    assert why.deciding_features(2)[0][1] == 1
+
+
+def test_a_rejected_row_is_explained_for_its_most_probable_class():
+    model = fruit_model(loss=LossMatrix.with_reject(3, 0.1))
+    why = model.explain(X_FRUIT)
+    assert why.decision[0] != "apple"  # rejected: the posterior 0.65 is below 0.9
+    assert why.decided[0] == "apple"
+    assert "rejects" in why.text(0)
+
+
+def test_bad_input():
+    with pytest.raises(NotFittedError):
+        QuadraticDiscriminant().explain(X_FRUIT)
+    with pytest.raises(ValueError, match="features"):
+        fruit_model().explain([[1.0, 2.0, 3.0]])
