@@ -110,3 +110,57 @@ def test_bad_input():
         QuadraticDiscriminant().explain(X_FRUIT)
     with pytest.raises(ValueError, match="features"):
         fruit_model().explain([[1.0, 2.0, 3.0]])
+
+
+def test_report_counts_the_terms_that_decide():
+    from bayesrule import GaussianNB, report
+    from bayesrule.datasets import fruit
+
+    train, test = fruit(500, random_state=0), fruit(300, random_state=1)
+    model = GaussianNB().fit(train.data, train.target)
+    rep = report(model, test.data, test.target)
+    # by hand: per row, the feature whose term favours the decision most over the runner-up
+    why = model.explain(test.data)
+    joint = why.terms.sum(axis=2)
+    rows = np.arange(len(test.target))
+    k = why.decided_index
+    joint[rows, k] = -np.inf
+    runner = joint.argmax(axis=1)
+    diff = why.terms[rows, k, 1:] - why.terms[rows, runner, 1:]
+    counts = np.bincount(diff.argmax(axis=1), minlength=2)
+    assert dict(rep.deciding) == {f"x{j}": int(c) for j, c in enumerate(counts) if c}
+    assert sum(dict(rep.deciding).values()) == len(test.target)
+    assert "Terms that most often decide (rows): x" in str(rep)
+    # a model reporting its likelihood whole lists nothing
+    from bayesrule import GaussianMixtureBayes
+
+    mix = GaussianMixtureBayes(n_components=1, random_state=0).fit(train.data, train.target)
+    assert report(mix, test.data, test.target).deciding == ()
+
+
+def test_waterfall_against_a_class_and_its_refusals():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from bayesrule.plot import explanation
+
+    why = fruit_model().explain(X_FRUIT)
+    ax = explanation(why, 0, "grapefruit", top=2)
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert (
+        labels[0] == "prior" and labels[-2] == "other terms (2)" and labels[-1] == "total (ln odds)"
+    )
+    widths = [p.get_width() for p in ax.patches]
+    odds = why.log_odds()[0, 2]  # classes: apple, orange, grapefruit as given
+    assert widths[-1] == pytest.approx(odds, abs=1e-10)
+    assert sum(widths[:-1]) == pytest.approx(odds, abs=1e-9)
+    assert ax.get_title() == "Why apple and not grapefruit (row 0)"
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="against must be one of the other classes"):
+        explanation(why, 0, "apple")
+    with pytest.raises(ValueError, match="row must be an integer in 0 .. 0"):
+        explanation(why, 3)
+    with pytest.raises(TypeError, match="model.explain"):
+        explanation(np.zeros(3))

@@ -224,7 +224,10 @@ def test_fruit_quadratic_discriminant_reproduces_the_seed_accuracy():
     # zero-one loss: the empirical risk is the error rate
     assert rep.empirical_risk == pytest.approx(rep.overall_error)
     assert 0 < rep.log_loss < 0.2
-    assert str(rep).splitlines()[-1].startswith("Empirical risk:")
+    assert str(rep).splitlines()[-2].startswith("Empirical risk:")
+    # QDA's terms: the quadratic one, the linear one per feature, the constant
+    assert str(rep).splitlines()[-1].startswith("Terms that most often decide (rows): ")
+    assert sum(dict(rep.deciding).values()) == 3000
 
 
 def test_fruit_report_with_reject_option():

@@ -83,6 +83,10 @@ class Report:
         The estimator's loss ``L[action, true class]`` the risks are under. ``print()``
         shows the cost-weighted table unless it is zero-one (it would repeat the
         confusion matrix's off-diagonal).
+    deciding : tuple of (str, int)
+        The likelihood terms (features; attributes given their parents) that most often
+        weigh most for the decision against the runner-up, and in how many rows
+        (``explain``); empty where the model reports its likelihood whole.
     """
 
     classes: np.ndarray
@@ -105,6 +109,7 @@ class Report:
     cost_matrix: np.ndarray
     class_risk: np.ndarray
     loss: np.ndarray
+    deciding: tuple = ()
 
     @property
     def has_reject(self) -> bool:
@@ -206,6 +211,9 @@ class Report:
         ]
         if self.has_reject:
             lines.append(f"Accuracy on accepted samples (%): {100 * self.accepted_accuracy:.1f}")
+        if self.deciding:
+            shown = ", ".join(f"{name} ({rows})" for name, rows in self.deciding)
+            lines.append(f"Terms that most often decide (rows): {shown}")
         return "\n".join(lines)
 
 
@@ -322,4 +330,30 @@ def report(estimator, X, y) -> Report:
         cost_matrix=cost_matrix,
         class_risk=_ratio(cost_matrix.sum(axis=1), support),
         loss=loss,
+        deciding=deciding_terms(estimator, X),
     )
+
+
+#: rows explained at once by :func:`deciding_terms`
+EXPLAIN_ROWS = 2000
+
+
+def deciding_terms(estimator, X, top: int = 5) -> tuple:
+    """The likelihood terms that most often weigh most for the decided class against
+    the runner-up (:meth:`bayesrule.explain.Explanation.deciding_features`), counted over
+    every row: ``((name, rows), ...)``; empty where the estimator has no ``explain`` or
+    reports its likelihood whole."""
+    if not hasattr(estimator, "explain"):
+        return ()
+    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    counts: dict = {}
+    for start in range(0, n, EXPLAIN_ROWS):
+        rows = slice(start, start + EXPLAIN_ROWS)
+        part = X.iloc[rows] if hasattr(X, "iloc") else X[rows]
+        why = estimator.explain(part)
+        if len(why.names) <= 2:
+            return ()
+        for name, found in why.deciding_features(top=len(why.names)):
+            counts[name] = counts.get(name, 0) + found
+    ranked = sorted(counts.items(), key=lambda item: -item[1])[:top]
+    return tuple(ranked)

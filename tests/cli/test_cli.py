@@ -70,6 +70,7 @@ def test_unwritable_output_is_an_error_not_a_traceback(tmp_path, capsys):
         ("predict", "bayesrule predict fruit.model new.csv --proba --risk -o decisions.csv"),
         ("evaluate", "bayesrule evaluate fruit.model test.csv --json > report.json"),
         ("inspect", "bayesrule inspect fruit.model"),
+        ("explain", "bayesrule explain fruit.model new.csv --row 0"),
         ("plot", "bayesrule plot fruit.model fruit.csv --kind regions -o regions.png"),
         ("compare", "bayesrule compare wine.csv --target class --cv 10"),
         ("demo", "bayesrule demo mixture -o modes.png"),

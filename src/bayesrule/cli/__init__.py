@@ -1,5 +1,5 @@
-"""The ``bayesrule`` command: fit, calibrate, predict, evaluate, shift, inspect, plot,
-compare and demo.
+"""The ``bayesrule`` command: fit, calibrate, predict, evaluate, shift, inspect, explain,
+plot, compare and demo.
 
 Each subcommand has ``--help`` with an example. Mistakes in the input (a missing file
 or column, an unknown model, a bad priors or loss spec, a damaged model file) give one
@@ -121,6 +121,15 @@ def _parser() -> argparse.ArgumentParser:
 
     p = command("inspect")
     p.add_argument("model", help="model file written by fit")
+
+    p = command("explain")
+    p.add_argument("model", help="model file written by fit")
+    p.add_argument("data", help="CSV or Parquet file of rows")
+    p.add_argument("--row", type=int, default=0, metavar="N", help="the row, from 0 (default 0)")
+    p.add_argument("--against", metavar="CLASS", help="of the figure (default: the runner-up)")
+    p.add_argument("-o", "--output", metavar="FILE", help="also draw a waterfall: .png, .svg")
+    _decision_options(p)
+    _table_options(p)
 
     p = command("plot")
     p.add_argument("model", help="model file written by fit")

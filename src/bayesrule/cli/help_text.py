@@ -80,6 +80,16 @@ data that the model was not fitted on), also the test of "no shift": a chi-squar
 of the predicted labels of the validation rows against the new rows, with its p-value.
 Decide under the new priors with: bayesrule predict MODEL new.csv --priors a=..,b=..
 """,
+    "explain": """examples:
+  bayesrule explain fruit.model new.csv --row 0          # the terms of the first row
+  bayesrule explain fruit.model new.csv --row 3 --against orange -o why.png
+
+Breaks the log posterior odds of the class decided for the row against every other
+class into the prior's term and the likelihood's terms (per feature for naive Bayes,
+per attribute given its parents for the semi-naive models, the quadratic, linear and
+constant parts for LDA/QDA); they sum to the log odds. -o also draws them as a
+waterfall (against the runner-up, or --against). Rows count from 0, in file order.
+""",
     "inspect": """example:
   bayesrule inspect fruit.model
 
@@ -124,6 +134,7 @@ HELP = {
     "calibrate": "fit a model whose posteriors are recalibrated on held-out folds",
     "shift": "estimate the class priors of new data, and test for a shift",
     "inspect": "show a saved model: metadata, parameters, priors, loss",
+    "explain": "why a model decides a row as it does: the log-odds terms",
     "plot": "draw a fitted model over data into a figure (PNG, JPEG, SVG, PDF)",
     "compare": "cross-validate every applicable model family on the data",
     "demo": "run a worked example of the source documents",

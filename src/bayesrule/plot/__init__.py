@@ -8,7 +8,8 @@ scatter plots), ``slices`` (2-D slices of models with more features), ``mixture`
 (mixture components, BIC curves), ``structure`` (dependence graphs of semi-naive
 Bayes), ``decision`` (Chow's error-reject curve, risk-coverage curves, reliability
 diagrams), ``shift`` (estimated priors of new data with intervals) and ``projection``
-(data on a Gaussian model's discriminant directions); ``_axes`` holds
+(data on a Gaussian model's discriminant directions), ``explanation`` (a waterfall
+of one decision's log-odds terms); ``_axes`` holds
 what they share
 (pyplot on demand, colours, grids).
 """
@@ -16,6 +17,7 @@ what they share
 from ._axes import REJECT_COLOR
 from .decision import reject_curve, reliability_diagram, risk_coverage
 from .densities import likelihood_contours, posterior_map
+from .explanation import explanation
 from .extra import prior_sweep, scatter
 from .mixture import bic_curve, mixture_components
 from .projection import discriminant_projection
@@ -32,6 +34,7 @@ __all__ = [
     "decision_regions_under",
     "dependence_graph",
     "discriminant_projection",
+    "explanation",
     "likelihood_contours",
     "mixture_components",
     "posterior_map",
