@@ -1,0 +1,310 @@
+"""The explorer's page: a Bokeh document over a :class:`~.setting.Setting`.
+
+Every change of a widget (a prior, a loss entry, the reject cost, a class's variances
+or correlation, a dragged class mean) makes a new setting, and the figure and the
+readout are recomputed from it by bayesrule on the server (``update``). Widgets carry
+``name``s (``prior-<class>``, ``loss-<action>-<class>``, ``reject``, ``readout``,
+``query-x``...) so that a test can drive the page through BokehJS's document.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+
+import numpy as np
+
+from .setting import Setting, fruit_setting
+
+#: colours of up to four classes, and of the reject action
+COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
+REJECT_COLOUR = "#7f7f7f"
+
+
+def _table(setting: Setting, out: dict) -> str:
+    """The readout as an HTML table (numbers to 4 significant digits, as the seed)."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in setting.classes)
+    rows = [
+        ("p(x|w)", out["likelihoods"]),
+        ("P(w)", list(setting.priors)),
+        ("P(w|x)", out["posteriors"]),
+    ]
+    body = "".join(
+        f"<tr><td>{name}</td>" + "".join(f"<td>{v:.4g}</td>" for v in values) + "</tr>"
+        for name, values in rows
+    )
+    width = len(setting.classes)
+    risks = "".join(
+        f"<tr><td>R({html.escape(str(a))}|x)</td><td colspan='{width}'>{r:.4f}</td></tr>"
+        for a, r in zip(setting.actions, out["risks"], strict=True)
+    )
+    x = ", ".join(f"{v:g}" for v in out["x"])
+    return (
+        f"<b>x = [{x}]</b> evidence p(x) = {out['evidence']:.4e}"
+        f"<table class='readout'><tr><th></th>{head}</tr>{body}{risks}</table>"
+        f"decision: <b class='decision'>{html.escape(out['decision'])}</b>"
+    )
+
+
+def build(doc, setting: Setting | None = None) -> None:
+    """Lay out the explorer for ``setting`` (default the fruit) in the Bokeh ``doc``."""
+    from bokeh.events import Tap
+    from bokeh.layouts import column, row
+    from bokeh.models import (
+        Checkbox,
+        ColumnDataSource,
+        Div,
+        LinearColorMapper,
+        NumericInput,
+        PointDrawTool,
+        RadioButtonGroup,
+        Select,
+        Slider,
+    )
+    from bokeh.plotting import figure
+
+    state = {"setting": setting or fruit_setting(), "query": None, "busy": False}
+    s = state["setting"]
+    K = len(s.classes)
+    x0, x1, y0, y1 = s.bounds
+    if state["query"] is None:
+        state["query"] = (
+            [170.0, 585.0]
+            if s.features == fruit_setting().features
+            else [
+                (x0 + x1) / 2,
+                (y0 + y1) / 2,
+            ]
+        )
+
+    plot = figure(
+        x_range=(x0, x1),
+        y_range=(y0, y1),
+        width=620,
+        height=500,
+        x_axis_label=s.features[0],
+        y_axis_label=s.features[1],
+        tools="pan,wheel_zoom,reset,save",
+        output_backend="canvas",
+        name="figure",
+    )
+    mapper = LinearColorMapper(palette=[*COLOURS[:K], REJECT_COLOUR], low=-0.5, high=K + 0.5)
+    image = ColumnDataSource({"image": [np.zeros((2, 2))]})
+    plot.image(
+        "image", source=image, x=x0, y=y0, dw=x1 - x0, dh=y1 - y0, color_mapper=mapper, alpha=0.45
+    )
+    if s.points:
+        X, y = s.points
+        for k, c in enumerate(s.classes):
+            rows = np.asarray(y) == c
+            plot.scatter(X[rows, 0], X[rows, 1], size=3, color=COLOURS[k], alpha=0.6)
+    means = ColumnDataSource(
+        {
+            "x": s.means[:, 0],
+            "y": s.means[:, 1],
+            "colour": list(COLOURS[:K]),
+            "label": list(s.classes),
+        }
+    )
+    drawn = plot.scatter(
+        "x", "y", source=means, size=14, color="colour", line_color="black", marker="circle"
+    )
+    drag = PointDrawTool(renderers=[drawn], add=False, drag=True)
+    plot.add_tools(drag)
+    plot.toolbar.active_tap = drag
+    query = ColumnDataSource({"x": [state["query"][0]], "y": [state["query"][1]]})
+    plot.scatter("x", "y", source=query, size=12, marker="x", color="black", line_width=3)
+
+    view = RadioButtonGroup(labels=["regions", "posterior", "risk"], active=0, name="view")
+    mode = RadioButtonGroup(labels=["simple", "advanced"], active=1, name="mode")
+    priors = [
+        Slider(start=0, end=1, step=0.01, value=float(p), title=f"P({c})", name=f"prior-{c}")
+        for c, p in zip(s.classes, s.priors, strict=True)
+    ]
+    loss = [
+        [
+            NumericInput(
+                value=float(s.loss[a, k]),
+                low=0,
+                mode="float",
+                width=70,
+                name=f"loss-{s.classes[a]}-{s.classes[k]}",
+            )
+            for k in range(K)
+        ]
+        for a in range(K)
+    ]
+    use_reject = Checkbox(
+        label="reject action, cost", active=s.reject_cost is not None, name="use-reject"
+    )
+    reject = NumericInput(
+        value=s.reject_cost if s.reject_cost is not None else 0.2,
+        low=0,
+        mode="float",
+        width=70,
+        name="reject",
+    )
+    chosen = Select(
+        title="class", value=str(s.classes[0]), options=[str(c) for c in s.classes], name="class"
+    )
+    spread = {
+        "sx": Slider(
+            start=1,
+            end=4 * float(np.sqrt(s.covariances[:, 0, 0].max())),
+            step=0.5,
+            value=1,
+            title=f"sd of {s.features[0]}",
+            name="sd-x",
+        ),
+        "sy": Slider(
+            start=1,
+            end=4 * float(np.sqrt(s.covariances[:, 1, 1].max())),
+            step=0.5,
+            value=1,
+            title=f"sd of {s.features[1]}",
+            name="sd-y",
+        ),
+        "r": Slider(start=-0.95, end=0.95, step=0.05, value=0, title="correlation", name="corr"),
+    }
+    qx = NumericInput(
+        value=state["query"][0],
+        mode="float",
+        title=f"query {s.features[0]}",
+        width=110,
+        name="query-x",
+    )
+    qy = NumericInput(
+        value=state["query"][1],
+        mode="float",
+        title=f"query {s.features[1]}",
+        width=110,
+        name="query-y",
+    )
+    readout = Div(text="", name="readout", width=420)
+    timing = Div(text="", name="timing")
+    message = Div(text="", name="message", styles={"color": "#b00"})
+
+    def load_spread():
+        k = list(map(str, s_now().classes)).index(chosen.value)
+        cov = s_now().covariances[k]
+        sx, sy = np.sqrt(cov[0, 0]), np.sqrt(cov[1, 1])
+        state["busy"] = True
+        spread["sx"].value, spread["sy"].value = float(sx), float(sy)
+        spread["r"].value = float(np.clip(cov[0, 1] / (sx * sy), -0.95, 0.95))
+        state["busy"] = False
+
+    def s_now() -> Setting:
+        return state["setting"]
+
+    def redraw():
+        start = time.perf_counter()
+        setting = s_now()
+        try:
+            grid = setting.grid()
+            out = setting.readout(state["query"])
+        except (ValueError, np.linalg.LinAlgError) as exc:
+            message.text = html.escape(str(exc))
+            return
+        message.text = ""
+        picture = {0: grid["decision"], 1: grid["posterior"], 2: grid["risk"]}[view.active]
+        if view.active == 0:
+            mapper.palette, mapper.low, mapper.high = [*COLOURS[:K], REJECT_COLOUR], -0.5, K + 0.5
+        else:
+            from bokeh.palettes import Viridis256
+
+            mapper.palette, mapper.low, mapper.high = (
+                Viridis256,
+                float(picture.min()),
+                float(picture.max()) or 1.0,
+            )
+        image.data = {"image": [picture.astype(float)]}
+        readout.text = _table(setting, out)
+        timing.text = f"computed in {1000 * (time.perf_counter() - start):.0f} ms"
+
+    def change(**fields):
+        from dataclasses import replace
+
+        state["setting"] = replace(s_now(), **fields)
+        redraw()
+
+    def on_prior(k):
+        def handler(attr, old, new):
+            if state["busy"]:
+                return
+            state["setting"] = s_now().with_prior(k, new)
+            state["busy"] = True
+            for j, slider in enumerate(priors):
+                slider.value = float(s_now().priors[j])
+            state["busy"] = False
+            redraw()
+
+        return handler
+
+    for k, slider in enumerate(priors):
+        slider.on_change("value", on_prior(k))
+
+    def on_loss(attr, old, new):
+        values = np.array([[max(0.0, float(w.value or 0.0)) for w in row_] for row_ in loss])
+        change(loss=values)
+
+    for row_ in loss:
+        for w in row_:
+            w.on_change("value", on_loss)
+
+    def on_reject(attr, old, new):
+        cost = float(reject.value or 0.0) if use_reject.active else None
+        change(reject_cost=cost)
+
+    use_reject.on_change("active", on_reject)
+    reject.on_change("value", on_reject)
+
+    def on_spread(attr, old, new):
+        if state["busy"]:
+            return
+        k = list(map(str, s_now().classes)).index(chosen.value)
+        sx, sy, r = spread["sx"].value, spread["sy"].value, spread["r"].value
+        covs = np.array(s_now().covariances, dtype=float)
+        covs[k] = [[sx * sx, r * sx * sy], [r * sx * sy, sy * sy]]
+        change(covariances=covs)
+
+    for slider in spread.values():
+        slider.on_change("value", on_spread)
+    chosen.on_change("value", lambda attr, old, new: load_spread())
+
+    def on_means(attr, old, new):
+        xs, ys = list(means.data["x"]), list(means.data["y"])
+        if len(xs) != K:
+            return
+        change(means=np.column_stack([xs, ys]).astype(float))
+
+    means.on_change("data", on_means)
+
+    def set_query(x, y):
+        state["query"] = [float(x), float(y)]
+        query.data = {"x": [float(x)], "y": [float(y)]}
+        state["busy"] = True
+        qx.value, qy.value = float(x), float(y)
+        state["busy"] = False
+        redraw()
+
+    plot.on_event(Tap, lambda event: set_query(event.x, event.y))
+    qx.on_change("value", lambda a, o, n: None if state["busy"] else set_query(qx.value, qy.value))
+    qy.on_change("value", lambda a, o, n: None if state["busy"] else set_query(qx.value, qy.value))
+    view.on_change("active", lambda a, o, n: redraw())
+
+    loss_grid = column(
+        Div(text="loss L(action, class): rows actions, columns classes"),
+        *[row(Div(text=str(s.classes[a]), width=80), *loss[a]) for a in range(K)],
+        row(use_reject, reject),
+    )
+    advanced = column(loss_grid, chosen, *spread.values())
+
+    def on_mode(attr, old, new):
+        advanced.visible = mode.active == 1
+
+    mode.on_change("active", on_mode)
+    controls = column(mode, view, *priors, advanced, row(qx, qy), readout, timing, message)
+    load_spread()
+    redraw()
+    doc.add_root(row(plot, controls))
+    doc.title = "bayesrule explore"

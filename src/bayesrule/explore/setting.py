@@ -1,0 +1,128 @@
+"""What the explorer shows, computed by bayesrule: a setting of two to four Gaussian
+classes over two features, priors, a loss matrix and an optional reject cost, turned
+into a :class:`~bayesrule.QuadraticDiscriminant` and evaluated on a grid (decision
+regions, largest posterior, least conditional risk) and at a point (likelihoods,
+evidence, posteriors, risks, decision).
+
+Examples
+--------
+>>> s = fruit_setting()
+>>> out = s.readout([170.0, 585.0])
+>>> [round(p, 4) for p in out["posteriors"]]
+[0.6459, 0.3526, 0.0015]
+>>> out["decision"]
+'apple'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..datasets import FRUIT_CLASSES, FRUIT_COVARIANCES, FRUIT_FEATURES, FRUIT_MEANS, FRUIT_PRIORS
+from ..decision import LossMatrix
+from ..estimators import QuadraticDiscriminant
+
+#: the label of the reject action
+REJECT = "reject"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """Two to four Gaussian classes over two features, and how to decide between them."""
+
+    classes: tuple
+    means: np.ndarray  # (K, 2)
+    covariances: np.ndarray  # (K, 2, 2)
+    priors: np.ndarray  # (K,), summing to 1
+    loss: np.ndarray  # (K, K): loss[action, class]
+    reject_cost: float | None = None
+    features: tuple = ("x0", "x1")
+    bounds: tuple = (0.0, 1.0, 0.0, 1.0)  # xmin, xmax, ymin, ymax
+    points: tuple = field(default=(), compare=False)  # training points: (X (n, 2), y (n,))
+
+    def __post_init__(self):
+        K = len(self.classes)
+        if not 2 <= K <= 4:
+            raise ValueError(f"the explorer draws 2 to 4 classes, got {K}")
+        if np.shape(self.means) != (K, 2) or np.shape(self.covariances) != (K, 2, 2):
+            raise ValueError("means must have shape (K, 2) and covariances (K, 2, 2)")
+
+    @property
+    def actions(self) -> list:
+        """The classes, then the reject action where there is a reject cost."""
+        return [*self.classes, *([REJECT] if self.reject_cost is not None else [])]
+
+    def model(self) -> QuadraticDiscriminant:
+        """The classifier of this setting (no data: its parameters given)."""
+        K = len(self.classes)
+        matrix = np.asarray(self.loss, dtype=float)
+        if self.reject_cost is not None:
+            matrix = np.vstack([matrix, np.full((1, K), float(self.reject_cost))])
+        loss = LossMatrix(matrix)
+        reject = REJECT if self.reject_cost is not None else None
+        return QuadraticDiscriminant.from_parameters(
+            self.means,
+            self.covariances,
+            priors=np.asarray(self.priors, dtype=float),
+            classes=list(self.classes),
+            loss=loss,
+            reject_label=reject,
+        )
+
+    def with_prior(self, k: int, value: float) -> Setting:
+        """Class k's prior set to ``value``, the others scaled to keep the sum 1."""
+        value = float(np.clip(value, 0.0, 1.0))
+        rest = np.delete(np.asarray(self.priors, dtype=float), k)
+        scale = (1.0 - value) / rest.sum() if rest.sum() > 0 else 0.0
+        rest = rest * scale if rest.sum() > 0 else np.full(rest.size, (1.0 - value) / rest.size)
+        return replace(self, priors=np.insert(rest, k, value))
+
+    def grid(self, size=(200, 150)) -> dict:
+        """Over a grid of the bounds: ``decision`` (action index per cell, shape (ny,
+        nx)), ``posterior`` (the largest) and ``risk`` (the least conditional risk)."""
+        x0, x1, y0, y1 = self.bounds
+        xs, ys = np.linspace(x0, x1, size[0]), np.linspace(y0, y1, size[1])
+        xx, yy = np.meshgrid(xs, ys)
+        cells = np.column_stack([xx.ravel(), yy.ravel()])
+        model = self.model()
+        proba = model.predict_proba(cells)
+        risk = proba @ model.loss_.matrix.T
+        shape = (size[1], size[0])
+        return {
+            "decision": np.argmin(risk, axis=1).reshape(shape),
+            "posterior": proba.max(axis=1).reshape(shape),
+            "risk": risk.min(axis=1).reshape(shape),
+        }
+
+    def readout(self, x) -> dict:
+        """Every number of Bayes' rule at the point ``x``: likelihoods ``p(x|w)``,
+        evidence ``p(x)``, posteriors, conditional risks per action and the decision."""
+        model = self.model()
+        x = np.asarray(x, dtype=float).reshape(1, 2)
+        likelihoods = np.exp(model.log_likelihood(x)[0])
+        proba = model.predict_proba(x)[0]
+        risks = model.risk(x)[0]
+        return {
+            "x": x[0].tolist(),
+            "likelihoods": likelihoods.tolist(),
+            "evidence": float(np.exp(model.log_evidence(x)[0])),
+            "posteriors": proba.tolist(),
+            "risks": risks.tolist(),
+            "decision": str(model.predict(x)[0]),
+        }
+
+
+def fruit_setting() -> Setting:
+    """Seed 003's fruit: the true means and covariances, priors 0.4/0.4/0.2, zero-one loss."""
+    K = len(FRUIT_CLASSES)
+    return Setting(
+        classes=tuple(FRUIT_CLASSES),
+        means=np.asarray(FRUIT_MEANS, dtype=float),
+        covariances=np.asarray(FRUIT_COVARIANCES, dtype=float),
+        priors=np.asarray(FRUIT_PRIORS, dtype=float),
+        loss=1.0 - np.eye(K),
+        features=tuple(FRUIT_FEATURES),
+        bounds=(100.0, 290.0, 520.0, 680.0),
+    )
