@@ -1,5 +1,5 @@
 """The ``bayesrule`` command: fit, calibrate, predict, evaluate, shift, inspect, explain,
-plot, compare and demo.
+explore, plot, compare and demo.
 
 Each subcommand has ``--help`` with an example. Mistakes in the input (a missing file
 or column, an unknown model, a bad priors or loss spec, a damaged model file) give one
@@ -130,6 +130,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="FILE", help="also draw a waterfall: .png, .svg")
     _decision_options(p)
     _table_options(p)
+
+    p = command("explore")
+    p.add_argument("model", nargs="?", help="model file to start from (default: the fruit)")
+    p.add_argument("--port", type=int, default=5006, help="port to serve on (default 5006)")
+    p.add_argument(
+        "--address", default="localhost", help="address to bind (default localhost only)"
+    )
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
 
     p = command("plot")
     p.add_argument("model", help="model file written by fit")

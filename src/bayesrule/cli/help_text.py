@@ -90,6 +90,15 @@ per attribute given its parents for the semi-naive models, the quadratic, linear
 constant parts for LDA/QDA); they sum to the log odds. -o also draws them as a
 waterfall (against the runner-up, or --against). Rows count from 0, in file order.
 """,
+    "explore": """examples:
+  bayesrule explore                      # the fruit of seed 003 at http://localhost:5006/
+  bayesrule explore fruit.model --port 8080 --no-browser
+
+Drag the class means, change priors, loss entries and the reject cost, and see the
+decision regions, posteriors and risks recomputed; click a point for its numbers. Needs
+bokeh (pip install bayesrule[explore]). Serves this machine only unless --address
+0.0.0.0 is given (then anyone on the network can reach it).
+""",
     "inspect": """example:
   bayesrule inspect fruit.model
 
@@ -135,6 +144,7 @@ HELP = {
     "shift": "estimate the class priors of new data, and test for a shift",
     "inspect": "show a saved model: metadata, parameters, priors, loss",
     "explain": "why a model decides a row as it does: the log-odds terms",
+    "explore": "an interactive explorer of Bayes decisions in the browser",
     "plot": "draw a fitted model over data into a figure (PNG, JPEG, SVG, PDF)",
     "compare": "cross-validate every applicable model family on the data",
     "demo": "run a worked example of the source documents",

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from .setting import Setting, fruit_setting
+from .setting import Setting, fruit_setting, setting_of
 
 #: colours of up to four classes, and of the reject action
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
@@ -46,6 +46,19 @@ def _table(setting: Setting, out: dict) -> str:
     )
 
 
+def load_setting(encoded: str) -> Setting:
+    """The setting of a model file uploaded by the page (base64 text): ValueError with
+    the reason where it cannot be read or drawn."""
+    import base64
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "uploaded.model"
+        path.write_bytes(base64.b64decode(encoded or ""))
+        return setting_of(path)
+
+
 def build(doc, setting: Setting | None = None) -> None:
     """Lay out the explorer for ``setting`` (default the fruit) in the Bokeh ``doc``."""
     from bokeh.events import Tap
@@ -54,6 +67,7 @@ def build(doc, setting: Setting | None = None) -> None:
         Checkbox,
         ColumnDataSource,
         Div,
+        FileInput,
         LinearColorMapper,
         NumericInput,
         PointDrawTool,
@@ -183,6 +197,22 @@ def build(doc, setting: Setting | None = None) -> None:
     readout = Div(text="", name="readout", width=420)
     timing = Div(text="", name="timing")
     message = Div(text="", name="message", styles={"color": "#b00"})
+    upload = FileInput(accept=".model", name="model-file", title="load a model file")
+
+    def on_upload(attr, old, new):  # the file name arrives after the contents
+        try:
+            loaded = load_setting(upload.value)
+        except Exception as exc:  # any file: a message in the page, never a traceback
+            message.text = html.escape(f"{new}: {exc}")
+            return
+
+        def rebuild():  # after this callback: the old widgets leave the page first
+            doc.clear()
+            build(doc, loaded)
+
+        doc.add_next_tick_callback(rebuild)
+
+    upload.on_change("filename", on_upload)
 
     def load_spread():
         k = list(map(str, s_now().classes)).index(chosen.value)
@@ -303,7 +333,7 @@ def build(doc, setting: Setting | None = None) -> None:
         advanced.visible = mode.active == 1
 
     mode.on_change("active", on_mode)
-    controls = column(mode, view, *priors, advanced, row(qx, qy), readout, timing, message)
+    controls = column(upload, mode, view, *priors, advanced, row(qx, qy), readout, timing, message)
     load_spread()
     redraw()
     doc.add_root(row(plot, controls))

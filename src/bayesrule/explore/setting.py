@@ -17,6 +17,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -125,4 +126,46 @@ def fruit_setting() -> Setting:
         loss=1.0 - np.eye(K),
         features=tuple(FRUIT_FEATURES),
         bounds=(100.0, 290.0, 520.0, 680.0),
+    )
+
+
+def setting_of(model) -> Setting:
+    """The setting of a fitted two-feature Gaussian classifier (or a model file): its
+    classes, means, covariances, priors and loss; ValueError saying why where the
+    explorer cannot draw it."""
+    if model is None:
+        return fruit_setting()
+    if isinstance(model, (str, Path)):
+        from ..io import load
+
+        model = load(model)
+    means = getattr(model, "means_", None)
+    if means is None or not hasattr(model, "full_covariances"):
+        raise ValueError(
+            f"the explorer draws Gaussian classifiers (QDA, LDA, Gaussian naive Bayes); "
+            f"this model is a {type(model).__name__}"
+        )
+    if means.shape[1] != 2:
+        raise ValueError(
+            f"the explorer draws models of two features; this one has {means.shape[1]} "
+            "(fit it on two columns to explore it)"
+        )
+    if not 2 <= means.shape[0] <= 4:
+        raise ValueError(f"the explorer draws 2 to 4 classes; this model has {means.shape[0]}")
+    covs = model.full_covariances()
+    K = means.shape[0]
+    matrix = np.asarray(model.loss_.matrix, dtype=float)
+    reject = float(matrix[K, 0]) if matrix.shape[0] == K + 1 else None
+    spread = 3.5 * np.sqrt(np.stack([covs[:, 0, 0], covs[:, 1, 1]], axis=1))
+    low, high = (means - spread).min(axis=0), (means + spread).max(axis=0)
+    names = getattr(model, "feature_names_in_", None)
+    return Setting(
+        classes=tuple(str(c) for c in model.classes_.tolist()),
+        means=np.asarray(means, dtype=float),
+        covariances=covs,
+        priors=np.asarray(model.class_prior_, dtype=float),
+        loss=matrix[:K],
+        reject_cost=reject,
+        features=tuple(map(str, names)) if names is not None else ("x0", "x1"),
+        bounds=(float(low[0]), float(high[0]), float(low[1]), float(high[1])),
     )

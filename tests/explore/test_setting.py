@@ -1,0 +1,64 @@
+"""The explorer's numbers, computed by bayesrule (no browser): seed 003's fruit at
+x = [170, 585], priors kept summing to 1, the reject action, and model files it can and
+cannot draw."""
+
+import numpy as np
+import pytest
+
+from bayesrule import GaussianNB, LinearDiscriminant, MultinomialNB, QuadraticDiscriminant
+from bayesrule.datasets import fruit
+from bayesrule.explore import fruit_setting
+from bayesrule.explore.setting import setting_of
+
+SEED_LOSS = np.array([[0, 2, 3], [1, 0, 2], [1, 1, 0]], dtype=float)
+
+
+def test_fruit_readout_reproduces_the_seed():
+    out = fruit_setting().readout([170.0, 585.0])
+    np.testing.assert_allclose(out["likelihoods"], [6.1364e-5, 3.3501e-5, 2.9236e-7], rtol=5e-5)
+    assert out["evidence"] == pytest.approx(3.8004e-5, rel=5e-5)
+    np.testing.assert_allclose(out["posteriors"], [0.6459, 0.3526, 0.0015], atol=5e-5)
+    assert out["decision"] == "apple"
+    from dataclasses import replace
+
+    risky = replace(fruit_setting(), loss=SEED_LOSS).readout([170.0, 585.0])
+    np.testing.assert_allclose(risky["risks"], [0.7098, 0.6489, 0.9985], atol=5e-5)
+    assert risky["decision"] == "orange"
+
+
+def test_priors_stay_a_distribution_and_move_the_regions():
+    s = fruit_setting()
+    moved = s.with_prior(2, 0.6)
+    np.testing.assert_allclose(moved.priors, [0.2, 0.2, 0.6])
+    assert moved.with_prior(0, 1.0).priors.tolist() == [1.0, 0.0, 0.0]
+    before, after = s.grid(), moved.grid()
+    grapefruit = 2
+    assert (after["decision"] == grapefruit).sum() > (before["decision"] == grapefruit).sum()
+
+
+def test_reject_cost_adds_the_reject_region():
+    from dataclasses import replace
+
+    s = replace(fruit_setting(), reject_cost=0.1)
+    grid = s.grid()
+    assert (grid["decision"] == 3).any()  # Chow's rule: reject where max posterior < 0.9
+    assert s.readout([170.0, 585.0])["decision"] == "reject"
+
+
+def test_model_files_it_can_and_cannot_draw(tmp_path):
+    from bayesrule.io import save
+
+    data = fruit(300, random_state=0)
+    for est in (QuadraticDiscriminant(), LinearDiscriminant(), GaussianNB()):
+        path = tmp_path / f"{type(est).__name__}.model"
+        save(est.fit(data.data, data.target), path)
+        s = setting_of(str(path))
+        assert s.classes == ("apple", "grapefruit", "orange")
+        lo_x, hi_x, lo_y, hi_y = s.bounds
+        assert lo_x < 150 < 230 < hi_x and lo_y < 560 < 620 < hi_y
+    wide = QuadraticDiscriminant().fit(np.c_[data.data, data.data[:, 0]], data.target)
+    with pytest.raises(ValueError, match="two features; this one has 3"):
+        setting_of(wide)
+    counts = MultinomialNB().fit(np.abs(data.data).round(), data.target)
+    with pytest.raises(ValueError, match="draws Gaussian classifiers"):
+        setting_of(counts)
