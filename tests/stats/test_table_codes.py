@@ -39,8 +39,11 @@ def table(seed, dtype, n=2000, d=5):
 
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, np.float64])
 @pytest.mark.parametrize("weights", ["none", "with zeros"])
-def test_equals_the_columns_path(monkeypatch, dtype, weights):
+@pytest.mark.parametrize("spread", ["narrow", "beyond the window"])
+def test_equals_the_columns_path(monkeypatch, dtype, weights, spread):
     X = table(0, dtype)
+    if spread != "narrow":  # 0 .. 999: past the first pass's window, a second pass
+        X[:, 3] = np.random.default_rng(7).integers(0, 1000, len(X))
     if dtype == np.float64:
         X[np.random.default_rng(1).random(X.shape) < 0.1] = np.nan
         X[:, 4] = np.nan  # a column never observed

@@ -34,6 +34,46 @@ def ranges(X, keep, lo, hi, low, high, count):
     return whole
 
 
+#: the values a column's window holds in :func:`ranges_marked`
+WINDOW = 256
+
+
+@_jit
+def ranges_marked(X, keep, lo, hi, low, high, count, anchor, window):
+    """:func:`ranges`, and each kept value marked in its column's ``window`` row (shape
+    (d, WINDOW)) at ``value - anchor[j]`` (``anchor`` the column's first kept value less
+    WINDOW / 2; NaN until then). Returns (whole, fits): ``fits`` False where a value fell
+    outside its window (the marks then do not say which values occur)."""
+    d = X.shape[1]
+    whole = True
+    fits = True
+    every = keep.shape[0] == 0
+    half = WINDOW // 2
+    for i in range(lo, hi):
+        if not every and keep[i] == 0:
+            continue
+        for j in range(d):
+            v = np.float64(X[i, j])
+            if v != v:
+                continue
+            if not (-4503599627370496.0 < v < 4503599627370496.0) or v != np.floor(v):
+                whole = False
+                continue
+            if v < low[j]:
+                low[j] = v
+            if v > high[j]:
+                high[j] = v
+            count[j] += 1
+            if anchor[j] != anchor[j]:
+                anchor[j] = v - half
+            at = v - anchor[j]
+            if 0.0 <= at < WINDOW:
+                window[j, np.int64(at)] = 1
+            else:
+                fits = False
+    return whole, fits
+
+
 @_jit
 def mark(X, keep, lo, hi, low, starts, present):
     """``present[starts[j] + X[i, j] - low[j]] = 1`` for the kept values of rows ``lo:hi``."""
