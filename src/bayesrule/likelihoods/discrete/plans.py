@@ -47,10 +47,12 @@ def spode_plan(spodes, sizes: np.ndarray, C: int) -> Plan:
         stride = np.asarray(stride, dtype=np.intp)
         width = 1 + int(stride.sum())
         at = np.concatenate([[1], 1 + np.cumsum(stride)])[:-1].astype(np.intp)
-        # where each cell of the block (slot, 1 + child cells) lies in ``flat``
-        where = np.empty((slots, width - 1), dtype=np.intp)
-        for b, st, a in zip(np.asarray(base).tolist(), stride.tolist(), at.tolist(), strict=True):
-            where[:, a - 1 : a - 1 + st] = b + np.arange(slots)[:, None] * st + np.arange(st)
+        # where each cell of the block (slot, 1 + child cells) lies in ``flat``: child
+        # c's cells at base_c + slot * stride_c + value
+        child = np.repeat(np.arange(stride.size), stride)
+        value = np.arange(width - 1) - (at - 1)[child]
+        base_ = np.asarray(base, dtype=np.intp)[child]
+        where = base_ + np.arange(slots)[:, None] * stride[child] + value
         block = np.empty((slots, width, C))
         block[:, 0] = np.asarray(head).T
         block[:, 1:] = np.moveaxis(np.asarray(flat)[:, where], 0, -1)
