@@ -132,10 +132,40 @@ def test_report_counts_the_terms_that_decide():
     assert sum(dict(rep.deciding).values()) == len(test.target)
     assert "Terms that most often decide (rows): x" in str(rep)
     # a model reporting its likelihood whole lists nothing
-    from bayesrule import GaussianMixtureBayes
+    from bayesrule import KernelNB
 
-    mix = GaussianMixtureBayes(n_components=1, random_state=0).fit(train.data, train.target)
-    assert report(mix, test.data, test.target).deciding == ()
+    kde = KernelNB().fit(train.data, train.target)
+    assert report(kde, test.data, test.target).deciding == ()
+
+
+def test_mixture_terms_by_hand():
+    # ln p(x|c) = sum_k r_k (ln w_k + ln N_k(x)) - sum_k r_k ln r_k, from scipy's densities
+    from scipy.stats import multivariate_normal
+
+    from bayesrule import GaussianMixtureBayes
+    from bayesrule.datasets import two_modes
+
+    data = two_modes(400, random_state=0)
+    model = GaussianMixtureBayes(n_components=2, random_state=0).fit(data.data, data.target)
+    X = data.data[:5]
+    why = model.explain(X)
+    assert why.names[1:] == [
+        "component 1",
+        "component 2",
+        "mixing (entropy of the responsibilities)",
+    ]
+    for c, mixture in enumerate(model.likelihood_.mixtures_):
+        covs = mixture.full_covariances()
+        L = np.column_stack(
+            [
+                np.log(w) + multivariate_normal(mu, cov).logpdf(X)
+                for w, mu, cov in zip(mixture.weights_, mixture.means_, covs, strict=True)
+            ]
+        )
+        r = np.exp(L - L.max(axis=1, keepdims=True))
+        r /= r.sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(why.terms[:, c, 1:3], r * L, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(why.terms[:, c, 3], -(r * np.log(r)).sum(axis=1), atol=1e-12)
 
 
 def test_waterfall_against_a_class_and_its_refusals():

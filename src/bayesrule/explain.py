@@ -10,8 +10,10 @@ for the naive Bayes families (``MixedNB``: per column of each block), one per at
 given its parents for the semi-naive networks (AODE: per attribute over its SPODEs,
 weighted by their responsibilities, plus the super-parents' and the averaging's own
 terms), the quadratic, linear and constant parts of the discriminant for full and
-shared Gaussians (LDA, QDA), and the whole log-likelihood where a family is not broken
-down (mixtures, HNB, ESKDB, Student t densities). The terms sum to the log odds exactly
+shared Gaussians (LDA, QDA), one per component for mixtures (its responsibility times
+its weighted log density, and the mixing term), and the whole log-likelihood where a
+family is not broken down (kernel densities, HNB, ESKDB, AnDE and WAODE, Student t
+densities). The terms sum to the log odds exactly
 (to rounding). :func:`explain` returns them as an :class:`Explanation`.
 
 Examples

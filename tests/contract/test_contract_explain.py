@@ -10,12 +10,11 @@ import pytest
 from registry import CASES
 from test_contract import holdout, train
 
-from bayesrule import ESKDB, HNB, WAODE, AnDE, BayesClassifier, GaussianMixtureBayes, KernelNB
+from bayesrule import ESKDB, HNB, WAODE, AnDE, BayesClassifier, KernelNB
 from bayesrule.explain import Explanation
 
 #: estimators whose likelihood explain reports whole (one term), and why
 WHOLE = {
-    GaussianMixtureBayes: "a mixture per class",
     KernelNB: "kernel densities",
     HNB: "hidden parents mixing attributes",
     ESKDB: "an average of networks",

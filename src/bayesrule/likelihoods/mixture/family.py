@@ -18,6 +18,7 @@ from sklearn.utils import check_random_state
 from ..._signatures import storing_init
 from ..._text import class_name, count
 from ..base import BLOCK_BYTES, SQUARING_LIMIT, Likelihood
+from . import terms
 from .candidates import fit_candidates
 from .checks import INITS, check_mixture_params, informative, searched
 from .em import fit_mixture
@@ -363,6 +364,8 @@ class Mixture(Likelihood):
     def _row_block(self, n_features: int) -> int:
         per_row = max(2 * m.n_components * n_features for m in self.mixtures_) + self.n_classes_
         return max(64, min(BLOCK_BYTES // (8 * per_row), row_block(1, n_features)))
+
+    log_terms = terms.log_terms  # per component, by its responsibility, and the mixing
 
     def _class_major(self, X, relative: bool) -> np.ndarray:
         """ln p(x|w_c) of a block of rows, shape (C, rows)."""
