@@ -257,3 +257,42 @@ def test_a_model_file_loads_and_a_bad_one_says_why(page, tmp_path):
     np.testing.assert_allclose(shown, model.class_prior_, rtol=1e-3)
     x = [float(v) for v in text.split("x = [")[1].split("]")[0].split(",")]
     assert _decision(text) == str(model.predict([x])[0])
+
+
+CSV_INPUT = (
+    "return Bokeh.index.find_one(_model('csv-file')).shadow_el.querySelector('input[type=file]')"
+)
+
+
+def test_a_csv_is_drawn_and_a_malformed_one_says_why(page, tmp_path):
+    import pandas as pd
+
+    from bayesrule import QuadraticDiscriminant
+    from bayesrule.datasets import fruit
+
+    driver, _ = page
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b'a,b\n"1,2\n\x00\xff')
+    _js(driver, CSV_INPUT).send_keys(str(bad))
+    _wait(driver, "return _model('message').text.includes('bad.csv')")
+    assert "Traceback" not in _js(driver, "return _model('message').text")
+    data = fruit(100, random_state=2)
+    frame = pd.DataFrame(data.data, columns=data.feature_names).assign(fruit=data.target)
+    good = tmp_path / "fruit.csv"
+    frame.to_csv(good, index=False)
+    _js(driver, CSV_INPUT).send_keys(str(good))
+    _wait(driver, "return _model('csv-label') !== null && _model('csv-label').value === 'fruit'")
+    _wait(
+        driver, "return _readout() !== null && _readout().includes('<th>apple</th><th>grapefruit')"
+    )
+    text = _js(driver, "return _readout()")
+    x = [float(v) for v in text.split("x = [")[1].split("]")[0].split(",")]
+    qda = QuadraticDiscriminant().fit(data.data, data.target)
+    assert _decision(text) == str(qda.predict([x])[0])
+    # the training points are drawn: a renderer with as many points as rows
+    sizes = _js(
+        driver,
+        "return _model('figure').renderers.map((r) => r.data_source.get_length ? "
+        "r.data_source.get_length() : null)",
+    )
+    assert sum(s for s in sizes if s is not None and s not in (1, 3)) == len(frame)

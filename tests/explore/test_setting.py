@@ -62,3 +62,27 @@ def test_model_files_it_can_and_cannot_draw(tmp_path):
     counts = MultinomialNB().fit(np.abs(data.data).round(), data.target)
     with pytest.raises(ValueError, match="draws Gaussian classifiers"):
         setting_of(counts)
+
+
+def test_a_table_is_drawn_from_two_columns_and_its_labels():
+    import pandas as pd
+
+    data = fruit(200, random_state=0)
+    frame = pd.DataFrame(data.data, columns=data.feature_names).assign(note="x", fruit=data.target)
+    from bayesrule.explore.setting import setting_from_table
+
+    s, names = setting_from_table(frame)
+    assert names == ("weight_g", "color_nm", "fruit")
+    assert s.features == ("weight_g", "color_nm") and len(s.points[0]) == len(frame)
+    qda = QuadraticDiscriminant().fit(data.data, data.target)
+    np.testing.assert_allclose(s.means, qda.means_)
+    assert s.readout([170.0, 585.0])["decision"] == qda.predict([[170.0, 585.0]])[0]
+    for bad, message in [
+        (frame[["fruit"]], "two numeric columns"),
+        (frame.assign(fruit=np.arange(len(frame)) % 7), "2 to 4 classes"),
+        (frame[["weight_g", "color_nm"]], "a column of class labels"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            setting_from_table(bad)
+    with pytest.raises(ValueError, match="no column 'mass'"):
+        setting_from_table(frame, "mass")

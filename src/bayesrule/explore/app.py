@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from .setting import Setting, fruit_setting, setting_of
+from .setting import Setting, fruit_setting, setting_from_table, setting_of
 
 #: colours of up to four classes, and of the reject action
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
@@ -59,7 +59,22 @@ def load_setting(encoded: str) -> Setting:
         return setting_of(path)
 
 
-def build(doc, setting: Setting | None = None) -> None:
+def read_table(encoded: str):
+    """A CSV file uploaded by the page (base64 text) as a pandas DataFrame; ValueError
+    saying why where it cannot be read."""
+    import base64
+    import io
+
+    import pandas as pd
+
+    try:
+        frame = pd.read_csv(io.BytesIO(base64.b64decode(encoded or "")))
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise ValueError(f"not a CSV table: {' '.join(str(exc).split())}") from None
+    return frame
+
+
+def build(doc, setting: Setting | None = None, table=None) -> None:
     """Lay out the explorer for ``setting`` (default the fruit) in the Bokeh ``doc``."""
     from bokeh.events import Tap
     from bokeh.layouts import column, row
@@ -213,6 +228,40 @@ def build(doc, setting: Setting | None = None) -> None:
         doc.add_next_tick_callback(rebuild)
 
     upload.on_change("filename", on_upload)
+    csv_input = FileInput(accept=".csv", name="csv-file", title="or a CSV table")
+    columns = [] if table is None else [str(c) for c in table[0].columns]
+    chosen_columns = ("", "", "") if table is None else tuple(map(str, table[1]))
+    pick = [
+        Select(title=t, value=v, options=columns, name=n, visible=table is not None, width=120)
+        for t, v, n in zip(
+            ("x", "y", "classes"), chosen_columns, ("csv-x", "csv-y", "csv-label"), strict=True
+        )
+    ]
+
+    def show_table(frame, x=None, y=None, label=None):
+        try:
+            loaded, names = setting_from_table(frame, x, y, label)
+        except Exception as exc:  # any table: a message in the page
+            message.text = html.escape(str(exc))
+            return
+
+        def rebuild():
+            doc.clear()
+            build(doc, loaded, (frame, names))
+
+        doc.add_next_tick_callback(rebuild)
+
+    def on_csv(attr, old, new):
+        try:
+            frame = read_table(csv_input.value)
+        except Exception as exc:
+            message.text = html.escape(f"{new}: {exc}")
+            return
+        show_table(frame)
+
+    csv_input.on_change("filename", on_csv)
+    for widget in pick:
+        widget.on_change("value", lambda a, o, n: show_table(table[0], *(w.value for w in pick)))
 
     def load_spread():
         k = list(map(str, s_now().classes)).index(chosen.value)
@@ -325,15 +374,28 @@ def build(doc, setting: Setting | None = None) -> None:
     loss_grid = column(
         Div(text="loss L(action, class): rows actions, columns classes"),
         *[row(Div(text=str(s.classes[a]), width=80), *loss[a]) for a in range(K)],
-        row(use_reject, reject),
     )
+    reject_row = row(use_reject, reject)  # the one loss of the simple mode
     advanced = column(loss_grid, chosen, *spread.values())
 
     def on_mode(attr, old, new):
         advanced.visible = mode.active == 1
 
     mode.on_change("active", on_mode)
-    controls = column(upload, mode, view, *priors, advanced, row(qx, qy), readout, timing, message)
+    controls = column(
+        upload,
+        csv_input,
+        row(*pick),
+        message,
+        mode,
+        view,
+        *priors,
+        reject_row,
+        advanced,
+        row(qx, qy),
+        readout,
+        timing,
+    )
     load_spread()
     redraw()
     doc.add_root(row(plot, controls))

@@ -169,3 +169,40 @@ def setting_of(model) -> Setting:
         features=tuple(map(str, names)) if names is not None else ("x0", "x1"),
         bounds=(float(low[0]), float(high[0]), float(low[1]), float(high[1])),
     )
+
+
+def setting_from_table(frame, x: str | None = None, y: str | None = None, label=None):
+    """``(setting, (x, y, label))``: QDA fitted on two numeric columns of a table (the
+    first two by default) with the classes in ``label`` (by default the last column
+    that is not one of them), its training points shown; ValueError saying what is
+    wrong with the table otherwise."""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    def number(c):
+        return is_numeric_dtype(frame[c]) and not is_bool_dtype(frame[c])
+
+    numeric = [c for c in frame.columns if number(c)]
+    if len(numeric) < 2:
+        raise ValueError(
+            f"the table needs two numeric columns to draw; it has {len(numeric)} "
+            f"({', '.join(map(str, frame.columns)) or 'no columns'})"
+        )
+    x = numeric[0] if x is None else x
+    y = next(c for c in numeric if c != x) if y is None else y
+    if label is None:
+        others = [c for c in frame.columns if c not in (x, y)]
+        if not others:
+            raise ValueError("the table needs a column of class labels besides the two drawn")
+        label = others[-1]
+    for name in (x, y, label):
+        if name not in frame.columns:
+            raise ValueError(f"no column {name!r} in the table")
+    rows = frame[[x, y, label]].dropna()
+    classes = rows[label].astype(str).to_numpy()
+    found = np.unique(classes)
+    if not 2 <= found.size <= 4:
+        raise ValueError(f"the explorer draws 2 to 4 classes; column {label!r} has {found.size}")
+    X = rows[[x, y]].to_numpy(dtype=float)
+    model = QuadraticDiscriminant().fit(X, classes)
+    setting = replace(setting_of(model), features=(str(x), str(y)), points=(X, classes))
+    return setting, (x, y, label)
