@@ -14,7 +14,8 @@ import time
 
 import numpy as np
 
-from .setting import Setting, fruit_setting, setting_from_table, setting_of
+from .files import load_setting, read_table
+from .setting import Setting, fruit_setting, setting_from_table
 
 #: colours of up to four classes, and of the reject action
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
@@ -44,34 +45,6 @@ def _table(setting: Setting, out: dict) -> str:
         f"<table class='readout'><tr><th></th>{head}</tr>{body}{risks}</table>"
         f"decision: <b class='decision'>{html.escape(out['decision'])}</b>"
     )
-
-
-def load_setting(encoded: str) -> Setting:
-    """The setting of a model file uploaded by the page (base64 text): ValueError with
-    the reason where it cannot be read or drawn."""
-    import base64
-    import tempfile
-    from pathlib import Path
-
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "uploaded.model"
-        path.write_bytes(base64.b64decode(encoded or ""))
-        return setting_of(path)
-
-
-def read_table(encoded: str):
-    """A CSV file uploaded by the page (base64 text) as a pandas DataFrame; ValueError
-    saying why where it cannot be read."""
-    import base64
-    import io
-
-    import pandas as pd
-
-    try:
-        frame = pd.read_csv(io.BytesIO(base64.b64decode(encoded or "")))
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise ValueError(f"not a CSV table: {' '.join(str(exc).split())}") from None
-    return frame
 
 
 def build(doc, setting: Setting | None = None, table=None) -> None:
