@@ -66,6 +66,9 @@ class Explanation:
         class where the model rejects the row.
     decision : ndarray of shape (n,)
         The model's decision itself (a reject label where it rejects).
+    of_features : tuple of bool
+        Per term, whether it belongs to a feature (or an attribute given its parents),
+        not to the prior, a constant or the averaging of components.
     """
 
     classes: np.ndarray
@@ -73,6 +76,7 @@ class Explanation:
     terms: np.ndarray
     decided: np.ndarray
     decision: np.ndarray
+    of_features: tuple = ()
 
     @property
     def decided_index(self) -> np.ndarray:
@@ -125,21 +129,22 @@ class Explanation:
         return "\n".join(lines)
 
     def deciding_features(self, top: int = 5) -> list[tuple[str, int]]:
-        """The terms (not the prior) that most often weigh most for the decided class
-        against the runner-up: ``(name, rows)`` pairs, most frequent first."""
+        """The feature terms that most often weigh most for the decided class against
+        the runner-up: ``(name, rows)`` pairs, most frequent first (none where the
+        likelihood is not broken down by feature)."""
         C = len(self.classes)
-        if C < 2 or len(self.names) < 2:
+        own = np.flatnonzero(self.of_features)
+        if C < 2 or own.size == 0:
             return []
         k = self.decided_index
         rows = np.arange(self.terms.shape[0])
         joint = self.terms.sum(axis=2)
         joint[rows, k] = -np.inf
         runner = np.argmax(joint, axis=1)
-        diff = self.terms[rows, k, 1:] - self.terms[rows, runner, 1:]
-        best = np.argmax(diff, axis=1)
-        counts = np.bincount(best, minlength=len(self.names) - 1)
+        diff = self.terms[rows, k][:, own] - self.terms[rows, runner][:, own]
+        counts = np.bincount(np.argmax(diff, axis=1), minlength=own.size)
         order = np.argsort(-counts, kind="stable")[:top]
-        return [(self.names[1 + t], int(counts[t])) for t in order if counts[t] > 0]
+        return [(self.names[own[t]], int(counts[t])) for t in order if counts[t] > 0]
 
 
 def explain(model, X, priors=None) -> Explanation:
@@ -158,6 +163,7 @@ def explain(model, X, priors=None) -> Explanation:
     feature_names = getattr(model, "feature_names_in_", None)
     if feature_names is None:
         feature_names = [f"x{j}" for j in range(X.shape[1])]
+    of_features = (False, *("{" in name for name in names))
     names = ["prior", *(name.format(*map(str, feature_names)) for name in names)]
     terms = np.concatenate([np.broadcast_to(log_prior, (n, C))[:, :, None], terms], axis=2)
     joint = terms.sum(axis=2)
@@ -167,4 +173,4 @@ def explain(model, X, priors=None) -> Explanation:
         [d if ok else t for d, ok, t in zip(decision.tolist(), known, top.tolist(), strict=True)],
         dtype=model.classes_.dtype,
     )
-    return Explanation(model.classes_, names, terms, np.asarray(decided), decision)
+    return Explanation(model.classes_, names, terms, np.asarray(decided), decision, of_features)

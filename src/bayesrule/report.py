@@ -86,7 +86,7 @@ class Report:
     deciding : tuple of (str, int)
         The likelihood terms (features; attributes given their parents) that most often
         weigh most for the decision against the runner-up, and in how many rows
-        (``explain``); empty where the model reports its likelihood whole.
+        (``explain``); empty where no term is a feature's (mixtures, kernel densities).
     """
 
     classes: np.ndarray
@@ -342,7 +342,7 @@ def deciding_terms(estimator, X, top: int = 5) -> tuple:
     """The likelihood terms that most often weigh most for the decided class against
     the runner-up (:meth:`bayesrule.explain.Explanation.deciding_features`), counted over
     every row: ``((name, rows), ...)``; empty where the estimator has no ``explain`` or
-    reports its likelihood whole."""
+    no term of its likelihood is a feature's."""
     if not hasattr(estimator, "explain"):
         return ()
     n = X.shape[0] if hasattr(X, "shape") else len(X)
@@ -351,7 +351,7 @@ def deciding_terms(estimator, X, top: int = 5) -> tuple:
         rows = slice(start, start + EXPLAIN_ROWS)
         part = X.iloc[rows] if hasattr(X, "iloc") else X[rows]
         why = estimator.explain(part)
-        if len(why.names) <= 2:
+        if not any(why.of_features):
             return ()
         for name, found in why.deciding_features(top=len(why.names)):
             counts[name] = counts.get(name, 0) + found
