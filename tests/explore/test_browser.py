@@ -296,3 +296,31 @@ def test_a_csv_is_drawn_and_a_malformed_one_says_why(page, tmp_path):
         "r.data_source.get_length() : null)",
     )
     assert sum(s for s in sizes if s is not None and s not in (1, 3)) == len(frame)
+
+
+def test_neyman_pearson_bound_of_two_classes(page, tmp_path):
+    import pandas as pd
+
+    from bayesrule.explore.setting import setting_from_table
+
+    driver, _ = page
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        np.r_[rng.normal(0, 1, (150, 2)), rng.normal(2, 1, (150, 2))], columns=["a", "b"]
+    ).assign(kind=np.repeat(["noise", "signal"], 150))
+    path = tmp_path / "two.csv"
+    frame.to_csv(path, index=False)
+    _js(driver, CSV_INPUT).send_keys(str(path))
+    _wait(driver, "return _readout() !== null && _readout().includes('<th>noise</th>')")
+    _js(driver, "_model('np-positive').value = 'signal'")
+    before = _js(driver, "return _readout()")
+    _js(driver, "_model('use-np').active = true")
+    _wait(driver, f"return _readout() !== {before!r} && _readout().includes('Neyman-Pearson')")
+    text = _js(driver, "return _readout()")
+    setting, _ = setting_from_table(frame)
+    from dataclasses import replace
+
+    x = [float(v) for v in text.split("x = [")[1].split("]")[0].split(",")]
+    expected = replace(setting, false_alarm=0.05, positive=1).readout(x)
+    assert _decision(text) == expected["decision"]
+    assert f"false alarm {expected['neyman_pearson']['false_alarm']:.4f}" in text

@@ -86,3 +86,41 @@ def test_a_table_is_drawn_from_two_columns_and_its_labels():
             setting_from_table(bad)
     with pytest.raises(ValueError, match="no column 'mass'"):
         setting_from_table(frame, "mass")
+
+
+def test_neyman_pearson_keeps_the_false_alarm_bound():
+    # equal covariances: the likelihood ratio is linear, its false alarm a normal tail
+    from dataclasses import replace
+
+    from scipy.stats import norm
+
+    from bayesrule.explore import Setting
+
+    cov = np.array([[4.0, 1.0], [1.0, 2.0]])
+    s = Setting(
+        classes=("signal", "noise"),
+        means=np.array([[2.0, 1.0], [0.0, 0.0]]),
+        covariances=np.stack([cov, cov]),
+        priors=np.array([0.5, 0.5]),
+        loss=1.0 - np.eye(2),
+        bounds=(-6.0, 8.0, -5.0, 6.0),
+        false_alarm=0.05,
+        positive=0,
+    )
+    rule = s.neyman_pearson()
+    assert rule["false_alarm"] <= 0.05
+    # exact rates of the threshold found: w.x > c with w = Sigma^-1 (mu1 - mu0)
+    w = np.linalg.solve(cov, s.means[0] - s.means[1])
+    c = rule["threshold"] + 0.5 * (s.means[0] @ np.linalg.solve(cov, s.means[0]))
+    sd = np.sqrt(w @ cov @ w)
+    exact_fa = norm.sf((c - w @ s.means[1]) / sd)
+    exact_det = norm.sf((c - w @ s.means[0]) / sd)
+    assert exact_fa == pytest.approx(0.05, abs=0.004)
+    assert rule["detection"] == pytest.approx(exact_det, abs=0.01)
+    out = s.readout([6.0, 3.0])  # ln ratio 2.86 > threshold 1.19
+    assert out["decision"] == "signal" and "neyman_pearson" in out
+    assert s.readout([-1.0, 0.0])["decision"] == "noise"
+    grid = s.grid()
+    assert set(np.unique(grid["decision"])) == {0, 1}
+    with pytest.raises(ValueError, match=r"\(0, 1\)"):
+        replace(s, false_alarm=1.5).neyman_pearson()

@@ -40,6 +40,14 @@ def _table(setting: Setting, out: dict) -> str:
         for a, r in zip(setting.actions, out["risks"], strict=True)
     )
     x = ", ".join(f"{v:g}" for v in out["x"])
+    rule = out.get("neyman_pearson")
+    if rule is not None:
+        name = html.escape(str(setting.classes[setting.positive]))
+        risks += (
+            f"<tr><td colspan='{width + 1}'>Neyman-Pearson: {name} where ln p(x|pos)/p(x|neg)"
+            f" &gt; {rule['threshold']:.4f}; false alarm {rule['false_alarm']:.4f}, "
+            f"detection {rule['detection']:.4f}</td></tr>"
+        )
     return (
         f"<b>x = [{x}]</b> evidence p(x) = {out['evidence']:.4e}"
         f"<table class='readout'><tr><th></th>{head}</tr>{body}{risks}</table>"
@@ -349,6 +357,22 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
         *[row(Div(text=str(s.classes[a]), width=80), *loss[a]) for a in range(K)],
     )
     reject_row = row(use_reject, reject)  # the one loss of the simple mode
+    use_np = Checkbox(label="Neyman-Pearson, false alarm at most", active=False, name="use-np")
+    bound = NumericInput(value=0.05, low=0.001, high=0.999, mode="float", width=70, name="np-bound")
+    positive = Select(
+        title="detect",
+        value=str(s.classes[0]),
+        options=[str(c) for c in s.classes],
+        name="np-positive",
+    )
+
+    def on_np(attr, old, new):
+        alpha = float(bound.value or 0.05) if use_np.active else None
+        change(false_alarm=alpha, positive=[str(c) for c in s_now().classes].index(positive.value))
+
+    for widget, prop in ((use_np, "active"), (bound, "value"), (positive, "value")):
+        widget.on_change(prop, on_np)
+    np_row = column(row(use_np, bound), positive, visible=K == 2)
     advanced = column(loss_grid, chosen, *spread.values())
 
     def on_mode(attr, old, new):
@@ -364,6 +388,7 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
         view,
         *priors,
         reject_row,
+        np_row,
         advanced,
         row(qx, qy),
         readout,

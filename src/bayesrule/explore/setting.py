@@ -42,6 +42,8 @@ class Setting:
     features: tuple = ("x0", "x1")
     bounds: tuple = (0.0, 1.0, 0.0, 1.0)  # xmin, xmax, ymin, ymax
     points: tuple = field(default=(), compare=False)  # training points: (X (n, 2), y (n,))
+    false_alarm: float | None = None  # Neyman-Pearson (two classes): the bound, or None
+    positive: int = 0  # the class Neyman-Pearson detects
 
     def __post_init__(self):
         K = len(self.classes)
@@ -80,6 +82,42 @@ class Setting:
         rest = rest * scale if rest.sum() > 0 else np.full(rest.size, (1.0 - value) / rest.size)
         return replace(self, priors=np.insert(rest, k, value))
 
+    def neyman_pearson(self, n: int = 20_000) -> dict:
+        """The Neyman-Pearson rule of two classes: decide ``positive`` where the log
+        likelihood ratio ``ln p(x|pos) / p(x|neg)`` exceeds ``threshold``, the largest
+        whose false-alarm rate ``P(decide pos | neg)`` is at most ``false_alarm``; the
+        rates estimated on ``n`` draws from each class (seeded: the same every time).
+        Returns ``threshold``, ``false_alarm`` and ``detection``."""
+        if len(self.classes) != 2 or self.false_alarm is None:
+            raise ValueError(
+                "the Neyman-Pearson rule here takes two classes and a false-alarm bound"
+            )
+        alpha = float(self.false_alarm)
+        if not 0.0 < alpha < 1.0:
+            raise ValueError(f"the false-alarm bound must lie in (0, 1), got {alpha!r}")
+        model = self.model()
+        rng = np.random.default_rng(0)
+        pos, neg = self.positive, 1 - self.positive
+        ratio = {}
+        for k in (pos, neg):
+            draws = rng.multivariate_normal(self.means[k], self.covariances[k], size=n)
+            ll = model.log_likelihood(draws)
+            ratio[k] = ll[:, pos] - ll[:, neg]
+        below = np.sort(ratio[neg])[::-1]  # the negatives' ratios, largest first
+        allowed = int(np.floor(alpha * n))  # at most this many false alarms
+        threshold = float(below[allowed]) if allowed < n else -np.inf
+        return {
+            "threshold": threshold,
+            "false_alarm": float(np.mean(ratio[neg] > threshold)),
+            "detection": float(np.mean(ratio[pos] > threshold)),
+        }
+
+    def _np_decide(self, X: np.ndarray, rule: dict) -> np.ndarray:
+        """The Neyman-Pearson action index of rows ``X`` (the positive class or the other)."""
+        ll = self.model().log_likelihood(X)
+        pos, neg = self.positive, 1 - self.positive
+        return np.where(ll[:, pos] - ll[:, neg] > rule["threshold"], pos, neg)
+
     def grid(self, size=(200, 150)) -> dict:
         """Over a grid of the bounds: ``decision`` (action index per cell, shape (ny,
         nx)), ``posterior`` (the largest) and ``risk`` (the least conditional risk)."""
@@ -91,27 +129,39 @@ class Setting:
         proba = model.predict_proba(cells)
         risk = proba @ model.loss_.matrix.T
         shape = (size[1], size[0])
+        decision = np.argmin(risk, axis=1)
+        if self.false_alarm is not None and len(self.classes) == 2:
+            decision = self._np_decide(cells, self.neyman_pearson())
         return {
-            "decision": np.argmin(risk, axis=1).reshape(shape),
+            "decision": decision.reshape(shape),
             "posterior": proba.max(axis=1).reshape(shape),
             "risk": risk.min(axis=1).reshape(shape),
         }
 
     def readout(self, x) -> dict:
         """Every number of Bayes' rule at the point ``x``: likelihoods ``p(x|w)``,
-        evidence ``p(x)``, posteriors, conditional risks per action and the decision."""
+        evidence ``p(x)``, posteriors, conditional risks per action and the decision
+        (with a false-alarm bound, the Neyman-Pearson rule's, and its ``neyman_pearson``
+        threshold and rates)."""
         model = self.model()
         x = np.asarray(x, dtype=float).reshape(1, 2)
         likelihoods = np.exp(model.log_likelihood(x)[0])
         proba = model.predict_proba(x)[0]
         risks = model.risk(x)[0]
+        extra = {}
+        if self.false_alarm is not None and len(self.classes) == 2:
+            rule = self.neyman_pearson()
+            extra = {
+                "neyman_pearson": {**rule, "decision": self.classes[self._np_decide(x, rule)[0]]}
+            }
         return {
+            **extra,
             "x": x[0].tolist(),
             "likelihoods": likelihoods.tolist(),
             "evidence": float(np.exp(model.log_evidence(x)[0])),
             "posteriors": proba.tolist(),
             "risks": risks.tolist(),
-            "decision": str(model.predict(x)[0]),
+            "decision": str(extra["neyman_pearson"]["decision"] if extra else model.predict(x)[0]),
         }
 
 
