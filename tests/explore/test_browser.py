@@ -27,6 +27,7 @@ pytestmark = pytest.mark.slow
 
 SEED_LOSS = [[0, 2, 3], [1, 0, 2], [1, 1, 0]]
 ARTIFACTS = Path(os.environ.get("BAYESRULE_ARTIFACTS", "artifacts"))
+DOWNLOADS = ARTIFACTS / "downloads"
 
 
 def _browser() -> tuple[str, str] | str:
@@ -87,6 +88,12 @@ def page():
             "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost",
         ):
             options.add_argument(flag)
+        DOWNLOADS.mkdir(parents=True, exist_ok=True)
+        for old in DOWNLOADS.glob("*"):
+            old.unlink()
+        options.add_experimental_option(
+            "prefs", {"download.default_directory": str(DOWNLOADS.resolve())}
+        )
         service = webdriver.ChromeService(executable_path=driver_path)
         driver = webdriver.Chrome(options=options, service=service)
         try:
@@ -149,6 +156,34 @@ def _change(driver, name, value):
 
 def _decision(text: str) -> str:
     return text.split("class='decision'>")[1].split("<")[0]
+
+
+def test_the_setting_exports_as_a_model_file(page):
+    from bayesrule.io import load
+
+    driver, _ = page
+    _change(driver, "prior-grapefruit", 0.5)
+    priors = [
+        _js(driver, f"return _model('prior-{c}').value") for c in ("apple", "orange", "grapefruit")
+    ]
+    _js(
+        driver,
+        "Bokeh.index.find_one(_model('export-model')).shadow_el.querySelector('button').click()",
+    )
+    path = DOWNLOADS / "bayesrule-explore.model"
+    end = time.monotonic() + 20
+    while not path.exists() and time.monotonic() < end:
+        time.sleep(0.1)
+    time.sleep(0.3)  # written whole
+    model = load(path)
+    assert model.classes_.tolist() == ["apple", "orange", "grapefruit"]
+    np.testing.assert_allclose(model.class_prior_, priors, atol=1e-12)
+    proba = model.predict_proba([[170.0, 585.0]])[0]
+    expected = fruit_setting().with_prior(2, 0.5).readout([170.0, 585.0])["posteriors"]
+    np.testing.assert_allclose(proba, expected, atol=1e-12)
+    _change(driver, "prior-grapefruit", 0.2)
+    _js(driver, "_model('figure-format').value = 'svg'")
+    _wait(driver, "return _model('figure').output_backend === 'svg'")
 
 
 def test_network_blocked_and_every_resource_local(page):

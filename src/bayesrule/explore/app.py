@@ -1,10 +1,9 @@
 """The explorer's page: a Bokeh document over a :class:`~.setting.Setting`.
 
-Every change of a widget (a prior, a loss entry, the reject cost, a class's variances
-or correlation, a dragged class mean) makes a new setting, and the figure and the
-readout are recomputed from it by bayesrule on the server (``update``). Widgets carry
-``name``s (``prior-<class>``, ``loss-<action>-<class>``, ``reject``, ``readout``,
-``query-x``...) so that a test can drive the page through BokehJS's document.
+Every change of a widget (a prior, a loss entry, the reject cost, a variance, a dragged
+mean) makes a new setting; figure and readout are recomputed from it by bayesrule on
+the server (``redraw``). Widgets carry ``name``s (``prior-<class>``, ``reject``,
+``loss-<action>-<class>``, ``readout``...) for tests to drive the page through BokehJS.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ import time
 
 import numpy as np
 
+from .export import export_controls
 from .files import load_setting, read_table
 from .setting import Setting, fruit_setting, setting_from_table
 
@@ -396,5 +396,5 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
     )
     load_spread()
     redraw()
-    doc.add_root(row(plot, controls))
+    doc.add_root(row(plot, column(controls, export_controls(plot, s_now))))
     doc.title = "bayesrule explore"
