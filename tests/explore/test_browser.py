@@ -267,17 +267,21 @@ def test_loss_and_prior_move_the_decision_as_bayes_rule_says(page):
 
 
 def test_a_model_file_loads_and_a_bad_one_says_why(page, tmp_path):
-    from bayesrule import GaussianNB, QuadraticDiscriminant
+    from bayesrule import GaussianNB, MultinomialNB
     from bayesrule.datasets import fruit
     from bayesrule.io import save
 
     driver, _ = page
     data = fruit(300, random_state=0)
-    wide = tmp_path / "wide.model"
-    save(QuadraticDiscriminant().fit(np.c_[data.data, data.data[:, :1]], data.target), wide)
-    upload = _js(driver, FILE_INPUT)
-    upload.send_keys(str(wide))
-    _wait(driver, "return _model('message').text.includes('two features')")
+    broken = tmp_path / "broken.model"
+    broken.write_bytes(b"PK\x03\x04 not a model")
+    _js(driver, FILE_INPUT).send_keys(str(broken))
+    _wait(driver, "return _model('message').text.includes('broken.model')")
+    counts = tmp_path / "counts.model"
+    save(MultinomialNB().fit(np.round(data.data), data.target), counts)
+    _js(driver, FILE_INPUT).send_keys(str(counts))
+    _wait(driver, "return _model('message').text.includes('draws Gaussian classifiers')")
+    assert "Traceback" not in _js(driver, "return _model('message').text")
     good = tmp_path / "nb.model"
     save(GaussianNB().fit(data.data, data.target), good)
     upload = _js(driver, FILE_INPUT)

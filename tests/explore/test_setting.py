@@ -56,9 +56,9 @@ def test_model_files_it_can_and_cannot_draw(tmp_path):
         assert s.classes == ("apple", "grapefruit", "orange")
         lo_x, hi_x, lo_y, hi_y = s.bounds
         assert lo_x < 150 < 230 < hi_x and lo_y < 560 < 620 < hi_y
-    wide = QuadraticDiscriminant().fit(np.c_[data.data, data.data[:, 0]], data.target)
-    with pytest.raises(ValueError, match="two features; this one has 3"):
-        setting_of(wide)
+    wide = QuadraticDiscriminant().fit(np.c_[data.data, data.data[:, 0] * 0.3], data.target)
+    with pytest.raises(ValueError, match="two different features of the 3"):
+        setting_of(wide, pair=(0, 0))
     counts = MultinomialNB().fit(np.abs(data.data).round(), data.target)
     with pytest.raises(ValueError, match="draws Gaussian classifiers"):
         setting_of(counts)
@@ -124,3 +124,18 @@ def test_neyman_pearson_keeps_the_false_alarm_bound():
     assert set(np.unique(grid["decision"])) == {0, 1}
     with pytest.raises(ValueError, match=r"\(0, 1\)"):
         replace(s, false_alarm=1.5).neyman_pearson()
+
+
+def test_a_slice_of_a_model_with_more_features_has_the_models_posteriors():
+    rng = np.random.default_rng(0)
+    data = fruit(300, random_state=0)
+    X = np.c_[data.data, data.data[:, 0] * 0.05 + rng.normal(0, 3, len(data.data))]
+    qda = QuadraticDiscriminant().fit(X, data.target)
+    at = np.array([12.0])
+    s = setting_of(qda, pair=(0, 1), at=at)
+    points = np.array([[150.0, 560.0], [170.0, 585.0], [230.0, 620.0]])
+    full = qda.predict_proba(np.c_[points, np.full(3, 12.0)])
+    sliced = np.array([s.readout(p)["posteriors"] for p in points])
+    np.testing.assert_allclose(sliced, full, atol=1e-10)
+    s2 = setting_of(qda, pair=(2, 0))  # other features, at the mean
+    assert s2.features == ("x2", "x0")

@@ -179,10 +179,14 @@ def fruit_setting() -> Setting:
     )
 
 
-def setting_of(model) -> Setting:
-    """The setting of a fitted two-feature Gaussian classifier (or a model file): its
-    classes, means, covariances, priors and loss; ValueError saying why where the
-    explorer cannot draw it."""
+def setting_of(model, pair=(0, 1), at=None) -> Setting:
+    """The setting of a fitted Gaussian classifier (or a model file): its classes, means,
+    covariances, priors and loss. With more than two features, the 2-D slice through the
+    features ``pair`` with the others fixed at ``at`` (default: the prior-weighted mean
+    of the class means), exactly: each class's Gaussian conditioned on the fixed
+    features, its prior multiplied by their density ``p(x_rest = at | c)`` (renormalised),
+    so that the slice's posteriors are the model's at those points. ValueError saying
+    why where the explorer cannot draw it."""
     if model is None:
         return fruit_setting()
     if isinstance(model, (str, Path)):
@@ -195,30 +199,54 @@ def setting_of(model) -> Setting:
             f"the explorer draws Gaussian classifiers (QDA, LDA, Gaussian naive Bayes); "
             f"this model is a {type(model).__name__}"
         )
-    if means.shape[1] != 2:
-        raise ValueError(
-            f"the explorer draws models of two features; this one has {means.shape[1]} "
-            "(fit it on two columns to explore it)"
-        )
-    if not 2 <= means.shape[0] <= 4:
-        raise ValueError(f"the explorer draws 2 to 4 classes; this model has {means.shape[0]}")
+    K, d = means.shape
+    if not 2 <= K <= 4:
+        raise ValueError(f"the explorer draws 2 to 4 classes; this model has {K}")
+    pair = [int(j) for j in pair]
+    if d < 2 or len(set(pair)) != 2 or not all(0 <= j < d for j in pair):
+        raise ValueError(f"pair must name two different features of the {d}, got {pair}")
     covs = model.full_covariances()
-    K = means.shape[0]
+    priors = np.asarray(model.class_prior_, dtype=float)
+    names = getattr(model, "feature_names_in_", None)
+    names = [str(v) for v in names] if names is not None else [f"x{j}" for j in range(d)]
+    rest = [j for j in range(d) if j not in pair]
+    if rest:
+        at = priors @ means[:, rest] if at is None else np.asarray(at, dtype=float)
+        means, covs, priors = _slice(means, covs, priors, pair, rest, at)
+    else:
+        means, covs = means[:, pair], covs[:, pair][:, :, pair]
     matrix = np.asarray(model.loss_.matrix, dtype=float)
     reject = float(matrix[K, 0]) if matrix.shape[0] == K + 1 else None
     spread = 3.5 * np.sqrt(np.stack([covs[:, 0, 0], covs[:, 1, 1]], axis=1))
     low, high = (means - spread).min(axis=0), (means + spread).max(axis=0)
-    names = getattr(model, "feature_names_in_", None)
     return Setting(
         classes=tuple(str(c) for c in model.classes_.tolist()),
         means=np.asarray(means, dtype=float),
         covariances=covs,
-        priors=np.asarray(model.class_prior_, dtype=float),
+        priors=priors,
         loss=matrix[:K],
         reject_cost=reject,
-        features=tuple(map(str, names)) if names is not None else ("x0", "x1"),
+        features=(names[pair[0]], names[pair[1]]),
         bounds=(float(low[0]), float(high[0]), float(low[1]), float(high[1])),
     )
+
+
+def _slice(means, covs, priors, pair, rest, at):
+    """Each class's Gaussian over ``pair`` given the ``rest`` at ``at``, and the priors
+    times ``p(x_rest = at | c)``, renormalised."""
+    from scipy.stats import multivariate_normal
+
+    out_means, out_covs, log_w = [], [], []
+    for mu, cov, prior in zip(means, covs, priors, strict=True):
+        s_pr = cov[np.ix_(pair, rest)]
+        s_rr = cov[np.ix_(rest, rest)]
+        gain = np.linalg.solve(s_rr, s_pr.T).T  # S_pr S_rr^-1
+        out_means.append(mu[pair] + gain @ (at - mu[rest]))
+        out_covs.append(cov[np.ix_(pair, pair)] - gain @ s_pr.T)
+        log_w.append(np.log(prior) + multivariate_normal(mu[rest], s_rr).logpdf(at))
+    log_w = np.array(log_w) - np.max(log_w)
+    weights = np.exp(log_w)
+    return np.array(out_means), np.array(out_covs), weights / weights.sum()
 
 
 def setting_from_table(frame, x: str | None = None, y: str | None = None, label=None):
