@@ -363,3 +363,15 @@ def test_neyman_pearson_bound_of_two_classes(page, tmp_path):
     expected = replace(setting, false_alarm=0.05, positive=1).readout(x)
     assert _decision(text) == expected["decision"]
     assert f"false alarm {expected['neyman_pearson']['false_alarm']:.4f}" in text
+
+
+def test_four_classes_of_ones_own(page):
+    driver, _ = page
+    before = _js(driver, "return _readout()")
+    _js(driver, "_model('n-classes').value = '4'")
+    _wait(driver, f"return _readout() !== {before!r} && _readout().includes('<th>class 4</th>')")
+    assert _js(driver, "return _model('prior-class 4').value") == pytest.approx(0.25)
+    before = _js(driver, "return _readout()")
+    _js(driver, "_model('n-classes').value = '2'")
+    _wait(driver, f"return _readout() !== {before!r} && !_readout().includes('<th>class 4</th>')")
+    assert _js(driver, "return _model('use-np') !== null")

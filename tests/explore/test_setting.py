@@ -139,3 +139,20 @@ def test_a_slice_of_a_model_with_more_features_has_the_models_posteriors():
     np.testing.assert_allclose(sliced, full, atol=1e-10)
     s2 = setting_of(qda, pair=(2, 0))  # other features, at the mean
     assert s2.features == ("x2", "x0")
+
+
+def test_two_to_four_classes_of_ones_own():
+    s = fruit_setting()
+    four = s.with_classes(4)
+    assert four.classes == ("apple", "orange", "grapefruit", "class 4")
+    np.testing.assert_allclose(four.priors, 0.25)
+    np.testing.assert_allclose(four.means[:3], s.means)
+    assert four.loss.shape == (4, 4) and np.all(np.diag(four.loss) == 0)
+    assert set(np.unique(four.grid()["decision"])) <= {0, 1, 2, 3}
+    assert 3 in four.grid()["decision"]  # the new class has its region
+    two = four.with_classes(2)
+    assert two.classes == ("apple", "orange") and two.means.shape == (2, 2)
+    out = two.readout([170.0, 585.0])
+    assert sum(out["posteriors"]) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="2 to 4 classes"):
+        s.with_classes(5)

@@ -15,44 +15,12 @@ import numpy as np
 
 from .export import export_controls
 from .files import load_setting, read_table
+from .readout import readout_html
 from .setting import Setting, fruit_setting, setting_from_table
 
 #: colours of up to four classes, and of the reject action
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
 REJECT_COLOUR = "#7f7f7f"
-
-
-def _table(setting: Setting, out: dict) -> str:
-    """The readout as an HTML table (numbers to 4 significant digits, as the seed)."""
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in setting.classes)
-    rows = [
-        ("p(x|w)", out["likelihoods"]),
-        ("P(w)", list(setting.priors)),
-        ("P(w|x)", out["posteriors"]),
-    ]
-    body = "".join(
-        f"<tr><td>{name}</td>" + "".join(f"<td>{v:.4g}</td>" for v in values) + "</tr>"
-        for name, values in rows
-    )
-    width = len(setting.classes)
-    risks = "".join(
-        f"<tr><td>R({html.escape(str(a))}|x)</td><td colspan='{width}'>{r:.4f}</td></tr>"
-        for a, r in zip(setting.actions, out["risks"], strict=True)
-    )
-    x = ", ".join(f"{v:g}" for v in out["x"])
-    rule = out.get("neyman_pearson")
-    if rule is not None:
-        name = html.escape(str(setting.classes[setting.positive]))
-        risks += (
-            f"<tr><td colspan='{width + 1}'>Neyman-Pearson: {name} where ln p(x|pos)/p(x|neg)"
-            f" &gt; {rule['threshold']:.4f}; false alarm {rule['false_alarm']:.4f}, "
-            f"detection {rule['detection']:.4f}</td></tr>"
-        )
-    return (
-        f"<b>x = [{x}]</b> evidence p(x) = {out['evidence']:.4e}"
-        f"<table class='readout'><tr><th></th>{head}</tr>{body}{risks}</table>"
-        f"decision: <b class='decision'>{html.escape(out['decision'])}</b>"
-    )
 
 
 def build(doc, setting: Setting | None = None, table=None) -> None:
@@ -126,6 +94,13 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
     plot.scatter("x", "y", source=query, size=12, marker="x", color="black", line_width=3)
 
     view = RadioButtonGroup(labels=["regions", "posterior", "risk"], active=0, name="view")
+    how_many = Select(title="classes", value=str(K), options=["2", "3", "4"], name="n-classes")
+
+    def on_how_many(attr, old, new):
+        changed = s_now().with_classes(int(new))
+        doc.add_next_tick_callback(lambda: (doc.clear(), build(doc, changed)))
+
+    how_many.on_change("value", on_how_many)
     mode = RadioButtonGroup(labels=["simple", "advanced"], active=1, name="mode")
     priors = [
         Slider(start=0, end=1, step=0.01, value=float(p), title=f"P({c})", name=f"prior-{c}")
@@ -278,7 +253,7 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
                 float(picture.max()) or 1.0,
             )
         image.data = {"image": [picture.astype(float)]}
-        readout.text = _table(setting, out)
+        readout.text = readout_html(setting, out)
         timing.text = f"computed in {1000 * (time.perf_counter() - start):.0f} ms"
 
     def change(**fields):
@@ -384,7 +359,7 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
         csv_input,
         row(*pick),
         message,
-        mode,
+        row(mode, how_many),
         view,
         *priors,
         reject_row,

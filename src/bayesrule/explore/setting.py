@@ -82,6 +82,38 @@ class Setting:
         rest = rest * scale if rest.sum() > 0 else np.full(rest.size, (1.0 - value) / rest.size)
         return replace(self, priors=np.insert(rest, k, value))
 
+    def with_classes(self, k: int) -> Setting:
+        """``k`` classes (2 to 4): the first ones kept as they are, new ones ("class 3",
+        ...) spread over the figure with the classes' mean covariance; priors uniform,
+        the loss zero-one where a class is new; the training points dropped."""
+        if k not in (2, 3, 4):
+            raise ValueError(f"the explorer draws 2 to 4 classes, got {k!r}")
+        kept = min(k, len(self.classes))
+        x0, x1, y0, y1 = self.bounds
+        spots = [(0.25, 0.25), (0.75, 0.75), (0.25, 0.75), (0.75, 0.25)]
+        means = [*self.means[:kept]]
+        names = [*self.classes[:kept]]
+        for i in range(kept, k):
+            fx, fy = spots[i]
+            means.append([x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)])
+            name = f"class {i + 1}"
+            names.append(name if name not in names else f"{name}'")
+        cov = np.mean(self.covariances, axis=0)
+        covs = [*self.covariances[:kept], *([cov] * (k - kept))]
+        loss = 1.0 - np.eye(k)
+        loss[:kept, :kept] = np.asarray(self.loss)[:kept, :kept]
+        return replace(
+            self,
+            classes=tuple(names),
+            means=np.array(means, dtype=float),
+            covariances=np.array(covs, dtype=float),
+            priors=np.full(k, 1.0 / k),
+            loss=loss,
+            points=(),
+            false_alarm=self.false_alarm if k == 2 else None,
+            positive=min(self.positive, k - 1),
+        )
+
     def neyman_pearson(self, n: int = 20_000) -> dict:
         """The Neyman-Pearson rule of two classes: decide ``positive`` where the log
         likelihood ratio ``ln p(x|pos) / p(x|neg)`` exceeds ``threshold``, the largest
