@@ -194,3 +194,21 @@ def test_waterfall_against_a_class_and_its_refusals():
         explanation(why, 3)
     with pytest.raises(TypeError, match="model.explain"):
         explanation(np.zeros(3))
+
+
+def test_risk_difference_under_the_seed_loss_by_class():
+    loss = [[0, 2, 3], [1, 0, 2], [1, 1, 0]]
+    model = fruit_model(loss=loss)
+    why = model.explain(X_FRUIT)
+    assert why.decision[0] == "orange"  # the seed's least-risk action
+    parts = why.risk_terms(0)  # (actions, classes)
+    risk = model.risk(X_FRUIT)[0]  # 0.7098, 0.6489, 0.9985
+    np.testing.assert_allclose(parts.sum(axis=1), risk[1] - risk, atol=1e-12)
+    proba = model.predict_proba(X_FRUIT)[0]
+    L = np.array(loss, float)
+    np.testing.assert_allclose(parts, (L[1] - L) * proba, atol=1e-12)
+    assert np.all(parts.sum(axis=1) <= 1e-12)  # the Bayes action has the least risk
+    text = why.text(0)
+    assert "risk of orange minus risk of each action" in text and "vs apple:" in text
+    # zero-one loss: no risk section
+    assert "risk of" not in fruit_model().explain(X_FRUIT).text(0)

@@ -69,6 +69,10 @@ class Explanation:
     of_features : tuple of bool
         Per term, whether it belongs to a feature (or an attribute given its parents),
         not to the prior, a constant or the averaging of components.
+    actions : ndarray of shape (A,)
+        The model's actions (its classes, then a reject action where it has one).
+    loss : ndarray of shape (A, C)
+        The loss ``L[action, class]`` the model decides under.
     """
 
     classes: np.ndarray
@@ -77,6 +81,8 @@ class Explanation:
     decided: np.ndarray
     decision: np.ndarray
     of_features: tuple = ()
+    actions: np.ndarray | None = None
+    loss: np.ndarray | None = None
 
     @property
     def decided_index(self) -> np.ndarray:
@@ -126,7 +132,35 @@ class Explanation:
             lines.append(label.ljust(width) + cells.rstrip())
         if self.decision[row] != self.decided[row]:
             lines.append(f"(the model rejects this row: {self.decision[row]!r})")
+        zero_one = self.loss is None or (
+            self.loss.shape[0] == len(self.classes)
+            and np.array_equal(self.loss, 1.0 - np.eye(len(self.classes)))
+        )
+        if not zero_one:
+            parts = self.risk_terms(row)
+            a = str(self.decision[row])
+            lines.append(f"risk of {a} minus risk of each action, by class (P(c|x) x loss):")
+            for b, values in zip(self.actions.tolist(), parts, strict=True):
+                if str(b) != a:
+                    cells = ", ".join(
+                        f"{c}: {v:.{digits}f}"
+                        for c, v in zip(self.classes.tolist(), values, strict=True)
+                    )
+                    lines.append(f"  vs {b}: {cells}; total {values.sum():.{digits}f}")
         return "\n".join(lines)
+
+    def risk_terms(self, row: int) -> np.ndarray:
+        """The risk of the model's decision minus that of every action, by class, for one
+        row: ``(L[a*, c] - L[b, c]) P(c|x)``, shape (A, C); each row sums to
+        ``R(a*|x) - R(b|x)`` (at most 0 for the Bayes action), the breakdown of a decision
+        under a loss (zeros against the decided action itself)."""
+        if self.loss is None:
+            raise ValueError("this explanation carries no loss (made by explain of a model)")
+        joint = self.terms[row].sum(axis=1)
+        posterior = np.exp(joint - joint.max())
+        posterior /= posterior.sum()
+        a = list(self.actions.tolist()).index(self.decision[row])
+        return (self.loss[a] - self.loss) * posterior
 
     def deciding_features(self, top: int = 5) -> list[tuple[str, int]]:
         """The feature terms that most often weigh most for the decided class against
@@ -173,4 +207,9 @@ def explain(model, X, priors=None) -> Explanation:
         [d if ok else t for d, ok, t in zip(decision.tolist(), known, top.tolist(), strict=True)],
         dtype=model.classes_.dtype,
     )
-    return Explanation(model.classes_, names, terms, np.asarray(decided), decision, of_features)
+    actions = np.asarray(getattr(model, "actions_", model.classes_))
+    loss = getattr(model, "loss_", None)
+    loss = np.asarray(loss.matrix if loss is not None else 1.0 - np.eye(C), dtype=float)
+    return Explanation(
+        model.classes_, names, terms, np.asarray(decided), decision, of_features, actions, loss
+    )
