@@ -156,3 +156,57 @@ def test_two_to_four_classes_of_ones_own():
     assert sum(out["posteriors"]) == pytest.approx(1.0)
     with pytest.raises(ValueError, match="2 to 4 classes"):
         s.with_classes(5)
+
+
+def test_the_command_serves_localhost_only_and_says_how_to_change_it():
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    pytest.importorskip("bokeh")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    command = [sys.executable, "-m", "bayesrule", "explore", "--no-browser", "--port", str(port)]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        first, second = server.stdout.readline(), server.stdout.readline()
+        assert (
+            first.strip()
+            == f"bayesrule explore: serving http://localhost:{port}/ (Ctrl-C stops it)"
+        )
+        assert "--address 0.0.0.0" in second
+        end = time.monotonic() + 20
+        while True:
+            try:
+                page = urllib.request.urlopen(f"http://localhost:{port}/", timeout=5).read()
+                break
+            except OSError:
+                assert time.monotonic() < end
+                time.sleep(0.2)
+        assert b"bayesrule explore" in page and b"/static/js/bokeh.min.js" in page
+        import shutil
+
+        if shutil.which("ss") is None:  # iproute2 missing: the binding is not inspected
+            return
+        listening = subprocess.run(["ss", "-ltn"], capture_output=True, text=True).stdout
+        bound = [line for line in listening.splitlines() if f":{port} " in line]
+        assert bound and all("127.0.0.1" in line or "[::1]" in line for line in bound), bound
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_the_command_refuses_a_model_it_cannot_draw(tmp_path, capsys):
+    from bayesrule.cli import main
+    from bayesrule.io import save
+
+    pytest.importorskip("bokeh")
+    data = fruit(100, random_state=0)
+    path = tmp_path / "counts.model"
+    save(MultinomialNB().fit(np.round(data.data), data.target), path)
+    assert main(["explore", str(path), "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bayesrule explore: error: the explorer draws Gaussian classifiers")

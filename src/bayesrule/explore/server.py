@@ -29,9 +29,11 @@ def serve(model=None, *, port: int = 5006, address: str = "localhost", show: boo
     server = make_server(model, port=port, address=address)
     server.start()
     url = f"http://{address}:{server.port}/"
-    print(f"bayesrule explore: serving {url} (Ctrl-C stops it)")
+    print(f"bayesrule explore: serving {url} (Ctrl-C stops it)", flush=True)
     if address == "localhost":
-        print("  bound to this machine only; --address 0.0.0.0 serves other machines too")
+        print(
+            "  bound to this machine only; --address 0.0.0.0 serves other machines too", flush=True
+        )
     if show:
         server.io_loop.add_callback(server.show, "/")
     try:
