@@ -12,12 +12,13 @@ tags, see :mod:`bayesrule.cli.models`):
 
 * word counts of a text column: the models that take text (bernoulli-nb,
   multinomial-nb, complement-nb, poisson-nb);
-* numbers without missing values: qda, lda, gaussian-nb, nearest-mean, mixture
-  (components per class chosen by BIC, 1 to 4), kernel-nb; with missing values,
-  those that leave them out (gaussian-nb, kernel-nb);
+* numbers without missing values: qda, lda, gaussian-nb, nearest-mean, gaussian
+  (the covariance structure by BIC), mixture (components per class chosen by BIC, 1 to
+  4), kernel-nb; with missing values, those that leave them out (gaussian-nb,
+  kernel-nb);
 * non-negative whole numbers without missing values (counts) add the count models;
 * whole numbers or text (discrete values) add the discrete models (categorical-nb,
-  aode, tan, kdb, spode);
+  aode, ande, waode, tan, kdb, spode, skdb, eskdb, hnb, search);
 * columns that are not all floating point (text, integers, booleans), or missing
   values, add mixed-nb; a model that needs more columns than the table has at its
   defaults (kdb: 3) is left out; tables with text columns get only mixed-nb and, when their

@@ -59,7 +59,7 @@ _SHARED = """alpha : float, default=1.0
         floats as codes and refuse other floats with a ValueError.
     n_bins : int, default=5
         Bins per continuous column for ``discretize="quantile"`` (unused by "mdl").
-    backoff : float, default=5.0 (AODE: 0)
+    backoff : float, default=5.0 (AODE, AnDE and WAODE: 0)
         Weight, in rows, of an attribute's table given the class alone in each of its
         tables given attribute parents: ``P(x_j | c, pa) = (F(c, pa, x_j) + m P(x_j | c))
         / (F(c, pa) + m)``. A parent combination seen in few rows then predicts what the
