@@ -43,7 +43,10 @@ def _browser() -> tuple[str, str] | str:
         command = [apt, *step, "-y", "-q"] + (
             ["chromium", "chromium-driver"] if step == ["install"] else []
         )
-        done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+        except subprocess.TimeoutExpired:
+            return f"apt-get {step[0]} took over 5 minutes"
         if step == ["install"] and done.returncode == 0:
             break
     found = shutil.which("chromium"), shutil.which("chromedriver")
