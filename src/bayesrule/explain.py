@@ -41,7 +41,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .posterior import log_priors
+from .decision._loss import is_zero_one_matrix
+from .posterior import log_priors, normalize
 
 #: the largest terms array (rows x classes x terms x 8 bytes) explain builds at once
 MAX_BYTES = 1 << 30
@@ -132,11 +133,7 @@ class Explanation:
             lines.append(label.ljust(width) + cells.rstrip())
         if self.decision[row] != self.decided[row]:
             lines.append(f"(the model rejects this row: {self.decision[row]!r})")
-        zero_one = self.loss is None or (
-            self.loss.shape[0] == len(self.classes)
-            and np.array_equal(self.loss, 1.0 - np.eye(len(self.classes)))
-        )
-        if not zero_one:
+        if self.loss is not None and not is_zero_one_matrix(self.loss):
             parts = self.risk_terms(row)
             a = str(self.decision[row])
             lines.append(f"risk of {a} minus risk of each action, by class (P(c|x) x loss):")
@@ -156,11 +153,17 @@ class Explanation:
         under a loss (zeros against the decided action itself)."""
         if self.loss is None:
             raise ValueError("this explanation carries no loss (made by explain of a model)")
-        joint = self.terms[row].sum(axis=1)
-        posterior = np.exp(joint - joint.max())
-        posterior /= posterior.sum()
+        posterior = normalize(self.terms[row].sum(axis=1))
         a = list(self.actions.tolist()).index(self.decision[row])
         return (self.loss[a] - self.loss) * posterior
+
+    @property
+    def runners_up(self) -> np.ndarray:
+        """Per row the position of the most probable class other than the decided one,
+        shape (n,)."""
+        joint = self.terms.sum(axis=2)
+        joint[np.arange(joint.shape[0]), self.decided_index] = -np.inf
+        return np.argmax(joint, axis=1)
 
     def deciding_features(self, top: int = 5) -> list[tuple[str, int]]:
         """The feature terms that most often weigh most for the decided class against
@@ -170,46 +173,52 @@ class Explanation:
         own = np.flatnonzero(self.of_features)
         if C < 2 or own.size == 0:
             return []
-        k = self.decided_index
         rows = np.arange(self.terms.shape[0])
-        joint = self.terms.sum(axis=2)
-        joint[rows, k] = -np.inf
-        runner = np.argmax(joint, axis=1)
-        diff = self.terms[rows, k][:, own] - self.terms[rows, runner][:, own]
+        mine, theirs = self.terms[rows, self.decided_index], self.terms[rows, self.runners_up]
+        diff = mine[:, own] - theirs[:, own]
         counts = np.bincount(np.argmax(diff, axis=1), minlength=own.size)
         order = np.argsort(-counts, kind="stable")[:top]
         return [(self.names[own[t]], int(counts[t])) for t in order if counts[t] > 0]
 
 
+#: terms besides one per feature that a family may add (constants, averaging, and the
+#: components of a mixture): the room :func:`explain` allows for them before it starts
+EXTRA_TERMS = 16
+
+
 def explain(model, X, priors=None) -> Explanation:
     """The :class:`Explanation` of ``model``'s decisions on the rows of ``X`` (see the
-    module docstring); ``priors`` as in ``predict``."""
-    decision = np.asarray(model.predict(X, priors=priors))
+    module docstring); ``priors`` as in ``predict``. The decisions are taken from the
+    terms' posteriors by the model's own rule (its loss and reject action), the
+    likelihood evaluated once."""
+    rule = model._decision(priors)
     X = model._validated(X)
     n, C = X.shape[0], len(model.classes_)
-    log_prior = log_priors(model._prior(priors))
-    names, terms = model.likelihood_.log_terms(X)
-    if n * C * (len(names) + 1) * 8 > MAX_BYTES:
+    if n * C * (X.shape[1] + EXTRA_TERMS) * 8 > MAX_BYTES:  # before any is computed
         raise ValueError(
-            f"explaining {n} rows of {len(names)} terms and {C} classes takes more than "
-            f"{MAX_BYTES >> 20} MB; explain fewer rows at a time (e.g. X[:1000])."
+            f"explaining {n} rows of {X.shape[1]} features and {C} classes takes more "
+            f"than {MAX_BYTES >> 20} MB; explain fewer rows at a time (e.g. X[:1000])."
         )
+    names, terms = model.likelihood_.log_terms(X)
     feature_names = getattr(model, "feature_names_in_", None)
     if feature_names is None:
         feature_names = [f"x{j}" for j in range(X.shape[1])]
     of_features = (False, *("{" in name for name in names))
     names = ["prior", *(name.format(*map(str, feature_names)) for name in names)]
-    terms = np.concatenate([np.broadcast_to(log_prior, (n, C))[:, :, None], terms], axis=2)
-    joint = terms.sum(axis=2)
-    top = model.classes_[np.argmax(joint, axis=1)]
-    known = np.array([d in set(model.classes_.tolist()) for d in decision.tolist()])
-    decided = np.array(
-        [d if ok else t for d, ok, t in zip(decision.tolist(), known, top.tolist(), strict=True)],
-        dtype=model.classes_.dtype,
-    )
-    actions = np.asarray(getattr(model, "actions_", model.classes_))
-    loss = getattr(model, "loss_", None)
-    loss = np.asarray(loss.matrix if loss is not None else 1.0 - np.eye(C), dtype=float)
+    log_prior = np.broadcast_to(log_priors(rule.prior), (n, C))
+    terms = np.concatenate([log_prior[:, :, None], terms], axis=2)
+    posterior = normalize(terms.sum(axis=2))
+    decision = rule.decide(posterior)
+    top = model.classes_[np.argmax(posterior, axis=1)].tolist()
+    labels = set(model.classes_.tolist())  # a decision not among them: the reject action
+    decided = [d if d in labels else t for d, t in zip(decision.tolist(), top, strict=True)]
     return Explanation(
-        model.classes_, names, terms, np.asarray(decided), decision, of_features, actions, loss
+        model.classes_,
+        names,
+        terms,
+        np.array(decided, dtype=model.classes_.dtype),
+        decision,
+        of_features,
+        np.asarray(rule.actions),
+        np.asarray(rule.loss.matrix, dtype=float),
     )

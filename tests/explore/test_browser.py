@@ -377,4 +377,5 @@ def test_four_classes_of_ones_own(page):
     before = _js(driver, "return _readout()")
     _js(driver, "_model('n-classes').value = '2'")
     _wait(driver, f"return _readout() !== {before!r} && !_readout().includes('<th>class 4</th>')")
-    assert _js(driver, "return _model('use-np') !== null")
+    header = _js(driver, "return _readout()").split("</tr>")[0]
+    assert header.count("<th>") == 3  # the empty corner and two classes

@@ -7,49 +7,24 @@ import numpy as np
 
 from ._kernels import _jit
 
-
-@_jit
-def ranges(X, keep, lo, hi, low, high, count):
-    """Per column over rows ``lo:hi``: the lowest and highest value, the number of values,
-    NaN (missing) and rows with ``keep`` 0 skipped (``keep`` of length 0: every row).
-    Returns False where a kept value is not a whole number below 2**52 in magnitude."""
-    d = X.shape[1]
-    whole = True
-    every = keep.shape[0] == 0
-    for i in range(lo, hi):
-        if not every and keep[i] == 0:
-            continue
-        for j in range(d):
-            v = np.float64(X[i, j])
-            if v != v:
-                continue
-            if not (-4503599627370496.0 < v < 4503599627370496.0) or v != np.floor(v):
-                whole = False
-                continue
-            if v < low[j]:
-                low[j] = v
-            if v > high[j]:
-                high[j] = v
-            count[j] += 1
-    return whole
-
-
 #: the values a column's window holds in :func:`ranges_marked`
 WINDOW = 256
 
 
 @_jit
-def ranges_marked(X, keep, lo, hi, low, high, count, anchor, window):
-    """:func:`ranges`, and each kept value marked in its column's ``window`` row (shape
-    (d, WINDOW)) at ``value - anchor[j]`` (``anchor`` the column's first kept value less
-    WINDOW / 2; NaN until then). Returns (whole, fits): ``fits`` False where a value fell
-    outside its window (the marks then do not say which values occur)."""
-    d = X.shape[1]
-    whole = True
+def ranges_marked(X, keep, low, high, count, anchor, window):
+    """Per column the lowest and highest value and the number of values, NaN (missing)
+    and rows with ``keep`` 0 skipped (``keep`` of length 0: every row); and each kept
+    value marked in its column's ``window`` row (shape (d, WINDOW)) at ``value -
+    anchor[j]`` (``anchor`` the column's first kept value less WINDOW / 2; NaN until
+    then). Returns (whole, fits): ``whole`` False, at once, where a kept value is not a
+    whole number below 2**52 in magnitude; ``fits`` False where a value fell outside its
+    window (the marks then do not say which values occur)."""
+    n, d = X.shape
     fits = True
     every = keep.shape[0] == 0
     half = WINDOW // 2
-    for i in range(lo, hi):
+    for i in range(n):
         if not every and keep[i] == 0:
             continue
         for j in range(d):
@@ -57,8 +32,7 @@ def ranges_marked(X, keep, lo, hi, low, high, count, anchor, window):
             if v != v:
                 continue
             if not (-4503599627370496.0 < v < 4503599627370496.0) or v != np.floor(v):
-                whole = False
-                continue
+                return False, False
             if v < low[j]:
                 low[j] = v
             if v > high[j]:
@@ -71,15 +45,15 @@ def ranges_marked(X, keep, lo, hi, low, high, count, anchor, window):
                 window[j, np.int64(at)] = 1
             else:
                 fits = False
-    return whole, fits
+    return True, fits
 
 
 @_jit
-def mark(X, keep, lo, hi, low, starts, present):
-    """``present[starts[j] + X[i, j] - low[j]] = 1`` for the kept values of rows ``lo:hi``."""
-    d = X.shape[1]
+def mark(X, keep, low, starts, present):
+    """``present[starts[j] + X[i, j] - low[j]] = 1`` for the kept values."""
+    n, d = X.shape
     every = keep.shape[0] == 0
-    for i in range(lo, hi):
+    for i in range(n):
         if not every and keep[i] == 0:
             continue
         for j in range(d):
@@ -89,12 +63,12 @@ def mark(X, keep, lo, hi, low, starts, present):
 
 
 @_jit
-def write(X, keep, lo, hi, low, starts, rank, codes):
-    """``codes[j, i]`` (shape (d, n)) = the rank of ``X[i, j]`` among its column's values
-    for rows ``lo:hi``, -1 where missing or the row is not kept."""
-    d = X.shape[1]
+def write(X, keep, low, starts, rank, codes):
+    """``codes[j, i]`` (shape (d, n)) = the rank of ``X[i, j]`` among its column's
+    values, -1 where missing or the row is not kept."""
+    n, d = X.shape
     every = keep.shape[0] == 0
-    for i in range(lo, hi):
+    for i in range(n):
         kept = every or keep[i] != 0
         for j in range(d):
             v = np.float64(X[i, j])

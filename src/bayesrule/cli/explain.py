@@ -13,7 +13,7 @@ def run(args) -> int:
     if not hasattr(est, "explain"):
         raise CLIError(f"{args.model} holds a {type(est).__name__}, which has no explain")
     frame = D.read_for(args, args.data)
-    D.ids_of(frame, args.id_column, args.data)  # an id column is not a feature
+    D.ids_of(frame, args.id_column, args.data)  # a --id-column given must exist
     n = frame.shape[0]
     if not 0 <= args.row < n:
         raise CLIError(

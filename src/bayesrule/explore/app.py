@@ -41,19 +41,22 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
     )
     from bokeh.plotting import figure
 
-    state = {"setting": setting or fruit_setting(), "query": None, "busy": False}
-    s = state["setting"]
+    s = setting or fruit_setting()
     K = len(s.classes)
     x0, x1, y0, y1 = s.bounds
-    if state["query"] is None:
-        state["query"] = (
-            [170.0, 585.0]
-            if s.features == fruit_setting().features
-            else [
-                (x0 + x1) / 2,
-                (y0 + y1) / 2,
-            ]
-        )
+    # the seed's point for the fruit, else the middle of the figure
+    start = (
+        [170.0, 585.0] if s.features == fruit_setting().features else [(x0 + x1) / 2, (y0 + y1) / 2]
+    )
+    state = {"setting": s, "query": start, "busy": False}
+
+    def rebuild(setting, table=None):
+        """The page for another setting, after this callback (the old widgets leave
+        the page first)."""
+        doc.add_next_tick_callback(lambda: (doc.clear(), build(doc, setting, table)))
+
+    def class_index(label) -> int:
+        return [str(c) for c in state["setting"].classes].index(label)
 
     plot = figure(
         x_range=(x0, x1),
@@ -97,8 +100,7 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
     how_many = Select(title="classes", value=str(K), options=["2", "3", "4"], name="n-classes")
 
     def on_how_many(attr, old, new):
-        changed = s_now().with_classes(int(new))
-        doc.add_next_tick_callback(lambda: (doc.clear(), build(doc, changed)))
+        rebuild(s_now().with_classes(int(new)))
 
     how_many.on_change("value", on_how_many)
     mode = RadioButtonGroup(labels=["simple", "advanced"], active=1, name="mode")
@@ -132,38 +134,31 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
     chosen = Select(
         title="class", value=str(s.classes[0]), options=[str(c) for c in s.classes], name="class"
     )
+    sd = [  # a class's standard deviation along each feature
+        Slider(
+            start=1,
+            end=4 * float(np.sqrt(s.covariances[:, i, i].max())),
+            step=0.5,
+            value=1,
+            title=f"sd of {s.features[i]}",
+            name=f"sd-{axis}",
+        )
+        for i, axis in enumerate("xy")
+    ]
     spread = {
-        "sx": Slider(
-            start=1,
-            end=4 * float(np.sqrt(s.covariances[:, 0, 0].max())),
-            step=0.5,
-            value=1,
-            title=f"sd of {s.features[0]}",
-            name="sd-x",
-        ),
-        "sy": Slider(
-            start=1,
-            end=4 * float(np.sqrt(s.covariances[:, 1, 1].max())),
-            step=0.5,
-            value=1,
-            title=f"sd of {s.features[1]}",
-            name="sd-y",
-        ),
+        "sx": sd[0],
+        "sy": sd[1],
         "r": Slider(start=-0.95, end=0.95, step=0.05, value=0, title="correlation", name="corr"),
     }
-    qx = NumericInput(
-        value=state["query"][0],
-        mode="float",
-        title=f"query {s.features[0]}",
-        width=110,
-        name="query-x",
-    )
-    qy = NumericInput(
-        value=state["query"][1],
-        mode="float",
-        title=f"query {s.features[1]}",
-        width=110,
-        name="query-y",
+    qx, qy = (
+        NumericInput(
+            value=state["query"][i],
+            mode="float",
+            title=f"query {s.features[i]}",
+            width=110,
+            name=f"query-{axis}",
+        )
+        for i, axis in enumerate("xy")
     )
     readout = Div(text="", name="readout", width=420)
     timing = Div(text="", name="timing")
@@ -176,12 +171,7 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
         except Exception as exc:  # any file: a message in the page, never a traceback
             message.text = html.escape(f"{new}: {exc}")
             return
-
-        def rebuild():  # after this callback: the old widgets leave the page first
-            doc.clear()
-            build(doc, loaded)
-
-        doc.add_next_tick_callback(rebuild)
+        rebuild(loaded)
 
     upload.on_change("filename", on_upload)
     csv_input = FileInput(accept=".csv", name="csv-file", title="or a CSV table")
@@ -200,12 +190,7 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
         except Exception as exc:  # any table: a message in the page
             message.text = html.escape(str(exc))
             return
-
-        def rebuild():
-            doc.clear()
-            build(doc, loaded, (frame, names))
-
-        doc.add_next_tick_callback(rebuild)
+        rebuild(loaded, (frame, names))
 
     def on_csv(attr, old, new):
         try:
@@ -220,8 +205,7 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
         widget.on_change("value", lambda a, o, n: show_table(table[0], *(w.value for w in pick)))
 
     def load_spread():
-        k = list(map(str, s_now().classes)).index(chosen.value)
-        cov = s_now().covariances[k]
+        cov = s_now().covariances[class_index(chosen.value)]
         sx, sy = np.sqrt(cov[0, 0]), np.sqrt(cov[1, 1])
         state["busy"] = True
         spread["sx"].value, spread["sy"].value = float(sx), float(sy)
@@ -296,7 +280,7 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
     def on_spread(attr, old, new):
         if state["busy"]:
             return
-        k = list(map(str, s_now().classes)).index(chosen.value)
+        k = class_index(chosen.value)
         sx, sy, r = spread["sx"].value, spread["sy"].value, spread["r"].value
         covs = np.array(s_now().covariances, dtype=float)
         covs[k] = [[sx * sx, r * sx * sy], [r * sx * sy, sy * sy]]
@@ -343,7 +327,7 @@ def build(doc, setting: Setting | None = None, table=None) -> None:
 
     def on_np(attr, old, new):
         alpha = float(bound.value or 0.05) if use_np.active else None
-        change(false_alarm=alpha, positive=[str(c) for c in s_now().classes].index(positive.value))
+        change(false_alarm=alpha, positive=class_index(positive.value))
 
     for widget, prop in ((use_np, "active"), (bound, "value"), (positive, "value")):
         widget.on_change(prop, on_np)

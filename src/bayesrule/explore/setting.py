@@ -17,16 +17,19 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
 from ..datasets import FRUIT_CLASSES, FRUIT_COVARIANCES, FRUIT_FEATURES, FRUIT_MEANS, FRUIT_PRIORS
-from ..decision import LossMatrix
+from ..decision import LossMatrix, conditional_risk
 from ..estimators import QuadraticDiscriminant
 
 #: the label of the reject action
 REJECT = "reject"
+#: draws from each class that estimate the Neyman-Pearson rule's rates
+DRAWS = 20_000
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,11 @@ class Setting:
         return [*self.classes, *([REJECT] if self.reject_cost is not None else [])]
 
     def model(self) -> QuadraticDiscriminant:
-        """The classifier of this setting (no data: its parameters given)."""
+        """The classifier of this setting (no data: its parameters given), made once."""
+        return self._classifier
+
+    @cached_property
+    def _classifier(self) -> QuadraticDiscriminant:
         K = len(self.classes)
         matrix = np.asarray(self.loss, dtype=float)
         if self.reject_cost is not None:
@@ -114,13 +121,22 @@ class Setting:
             positive=min(self.positive, k - 1),
         )
 
-    def neyman_pearson(self, n: int = 20_000) -> dict:
+    @property
+    def neyman_pearson_on(self) -> bool:
+        """Whether the Neyman-Pearson rule decides (two classes and a false-alarm bound)."""
+        return self.false_alarm is not None and len(self.classes) == 2
+
+    def neyman_pearson(self) -> dict:
         """The Neyman-Pearson rule of two classes: decide ``positive`` where the log
         likelihood ratio ``ln p(x|pos) / p(x|neg)`` exceeds ``threshold``, the largest
         whose false-alarm rate ``P(decide pos | neg)`` is at most ``false_alarm``; the
-        rates estimated on ``n`` draws from each class (seeded: the same every time).
-        Returns ``threshold``, ``false_alarm`` and ``detection``."""
-        if len(self.classes) != 2 or self.false_alarm is None:
+        rates estimated on :data:`DRAWS` draws from each class (seeded: the same every
+        time), once per setting. Returns ``threshold``, ``false_alarm`` and ``detection``."""
+        return self._neyman_pearson
+
+    @cached_property
+    def _neyman_pearson(self) -> dict:
+        if not self.neyman_pearson_on:
             raise ValueError(
                 "the Neyman-Pearson rule here takes two classes and a false-alarm bound"
             )
@@ -130,6 +146,7 @@ class Setting:
         model = self.model()
         rng = np.random.default_rng(0)
         pos, neg = self.positive, 1 - self.positive
+        n = DRAWS
         ratio = {}
         for k in (pos, neg):
             draws = rng.multivariate_normal(self.means[k], self.covariances[k], size=n)
@@ -159,10 +176,10 @@ class Setting:
         cells = np.column_stack([xx.ravel(), yy.ravel()])
         model = self.model()
         proba = model.predict_proba(cells)
-        risk = proba @ model.loss_.matrix.T
+        risk = conditional_risk(proba, model.loss_.matrix)
         shape = (size[1], size[0])
         decision = np.argmin(risk, axis=1)
-        if self.false_alarm is not None and len(self.classes) == 2:
+        if self.neyman_pearson_on:
             decision = self._np_decide(cells, self.neyman_pearson())
         return {
             "decision": decision.reshape(shape),
@@ -181,7 +198,7 @@ class Setting:
         proba = model.predict_proba(x)[0]
         risks = model.risk(x)[0]
         extra = {}
-        if self.false_alarm is not None and len(self.classes) == 2:
+        if self.neyman_pearson_on:
             rule = self.neyman_pearson()
             extra = {
                 "neyman_pearson": {**rule, "decision": self.classes[self._np_decide(x, rule)[0]]}

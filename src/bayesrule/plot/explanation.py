@@ -67,9 +67,7 @@ def explanation(why, row: int = 0, against=None, *, top: int = 12, ax=None, titl
     k = why.decided_index[row]
     classes = why.classes.tolist()
     if against is None:
-        joint = why.terms[row].sum(axis=1)
-        joint[k] = -np.inf
-        j = int(np.argmax(joint))
+        j = int(why.runners_up[row])
     elif against in classes and classes.index(against) != k:
         j = classes.index(against)
     else:

@@ -50,7 +50,7 @@ def encode_small_integers(X: np.ndarray, keep=None) -> tuple[list, np.ndarray] |
     count = np.zeros(d, dtype=np.int64)
     anchor = np.full(d, np.nan)
     window = np.zeros((d, kernels.WINDOW), dtype=np.uint8)
-    whole, fits = kernels.ranges_marked(X, keep, 0, n, low, high, count, anchor, window)
+    whole, fits = kernels.ranges_marked(X, keep, low, high, count, anchor, window)
     if not whole:
         return None
     seen = count > 0
@@ -59,14 +59,13 @@ def encode_small_integers(X: np.ndarray, keep=None) -> tuple[list, np.ndarray] |
         return None
     low = np.where(seen, low, 0.0)
     starts = np.concatenate([[0], np.cumsum(span + 1)]).astype(np.int64)
+    present = np.zeros(int(starts[-1]), dtype=np.uint8)
     if fits:  # every value within its window: which occur is known, no second pass
-        present = np.zeros(int(starts[-1]), dtype=np.uint8)
         for j in np.flatnonzero(seen):
             offset = int(low[j] - anchor[j])
             present[starts[j] : starts[j + 1]] = window[j, offset : offset + span[j] + 1]
     else:
-        present = np.zeros(int(starts[-1]), dtype=np.uint8)
-        kernels.mark(X, keep, 0, n, low, starts, present)
+        kernels.mark(X, keep, low, starts, present)
     rank = np.empty(present.size, dtype=np.intp)
     categories = []
     for j in range(d):
@@ -75,5 +74,5 @@ def encode_small_integers(X: np.ndarray, keep=None) -> tuple[list, np.ndarray] |
         values = np.flatnonzero(cells) + low[j] if seen[j] else np.zeros(0)
         categories.append(values.astype(X.dtype))
     codes = np.empty((d, n), dtype=np.intp)
-    kernels.write(X, keep, 0, n, low, starts, rank, codes)
+    kernels.write(X, keep, low, starts, rank, codes)
     return categories, codes.T

@@ -121,9 +121,6 @@ class _Network(DiscreteNetwork):
         """One component, a factor per attribute (:func:`.plans.sum_plan`)."""
         return sum_plan(self._tables, self.parents_, self._sizes)
 
-    def _term_plans(self) -> list:
-        return [self._plan()]
-
     def _class_major(self, X, relative: bool) -> np.ndarray:
         return lookup.score(self._plan(), self._codes(X), self._sizes)[0]
 

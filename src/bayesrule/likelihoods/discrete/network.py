@@ -133,8 +133,12 @@ class DiscreteNetwork(Binning, Likelihood):
 
     def _term_plans(self) -> list | None:
         """The plans whose terms ``log_terms`` reports, tried in order for each row (the
-        first with a usable component scores it); None: the family is reported whole."""
-        return None
+        first with a usable component scores it): the family's own plans (AODE's
+        SPODEs, then naive Bayes); None, reported whole, for a family scored otherwise."""
+        if type(self)._make_plan is DiscreteNetwork._make_plan:
+            return None
+        plans = self._plan()
+        return list(plans) if isinstance(plans, tuple) else [plans]
 
     def log_terms(self, X) -> tuple[list[str], np.ndarray]:
         """One term per attribute given its parents (one component), or per attribute

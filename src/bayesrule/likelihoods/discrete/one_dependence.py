@@ -232,9 +232,6 @@ class OneDependence(DiscreteNetwork):
         naive = sum_plan(self._naive, [()] * self._sizes.size, self._sizes)
         return spode_plan(self._spodes, self._sizes, self.n_classes_), naive
 
-    def _term_plans(self) -> list | None:
-        return list(self._plan())  # the SPODEs, then naive Bayes where none is usable
-
     def _class_major(self, X, relative: bool) -> np.ndarray:
         codes = self._codes(X)
         spodes, naive = self._plan()

@@ -47,12 +47,7 @@ def spode_plan(spodes, sizes: np.ndarray, C: int) -> Plan:
         stride = np.asarray(stride, dtype=np.intp)
         width = 1 + int(stride.sum())
         at = np.concatenate([[1], 1 + np.cumsum(stride)])[:-1].astype(np.intp)
-        # where each cell of the block (slot, 1 + child cells) lies in ``flat``: child
-        # c's cells at base_c + slot * stride_c + value
-        child = np.repeat(np.arange(stride.size), stride)
-        value = np.arange(width - 1) - (at - 1)[child]
-        base_ = np.asarray(base, dtype=np.intp)[child]
-        where = base_ + np.arange(slots)[:, None] * stride[child] + value
+        where = child_major_index(slots, stride, np.asarray(base, dtype=np.intp))
         block = np.empty((slots, width, C))
         block[:, 0] = np.asarray(head).T
         block[:, 1:] = np.moveaxis(np.asarray(flat)[:, where], 0, -1)
@@ -104,17 +99,22 @@ def spode_children(stats, supers, alpha: float, unseen: str) -> dict:
     return out
 
 
+def child_major_index(slots: int, widths: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """Where each cell (slot, child c's value v), slot-major, shape (slots, sum of
+    widths), lies when the children are laid out one after another, child c's (slots,
+    width_c) block flattened at ``base[c]``: ``base_c + slot width_c + v``."""
+    child = np.repeat(np.arange(widths.size), widths)
+    value = np.arange(int(widths.sum())) - (np.cumsum(widths) - widths)[child]
+    return base[child] + np.arange(slots)[:, None] * widths[child] + value
+
+
 def _child_major(cells: np.ndarray, widths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Cells (C, slots, sum of widths), slot-major, laid out child by child: each child's
     (slots, width) block flattened, and where each starts."""
-    ends = np.cumsum(widths)
-    slots, width = cells.shape[1], int(ends[-1]) if ends.size else 0
-    base = slots * np.concatenate([[0], ends[:-1]]).astype(np.intp)
-    child = np.repeat(np.arange(widths.size), widths)
-    value = np.arange(width) - (ends - widths)[child]
-    where = base[child] + np.arange(slots)[:, None] * widths[child] + value  # child-major
-    flat = np.empty((cells.shape[0], slots * width))
-    flat[:, where.ravel()] = cells.reshape(cells.shape[0], -1)
+    slots = cells.shape[1]
+    base = slots * (np.cumsum(widths) - widths).astype(np.intp)
+    flat = np.empty((cells.shape[0], slots * int(widths.sum())))
+    flat[:, child_major_index(slots, widths, base).ravel()] = cells.reshape(cells.shape[0], -1)
     return flat, base
 
 

@@ -200,9 +200,6 @@ class SelectiveKDependence(DiscreteNetwork):
         """One component: the selected attributes' factors over ``_table``."""
         return Plan(self._table, self._factors(), np.array([0, self.selected_.size]))
 
-    def _term_plans(self) -> list:
-        return [self._plan()]
-
     def _class_major(self, X, relative: bool) -> np.ndarray:
         return score(self._plan(), self._codes(X), self._sizes)[0]
 
