@@ -16,6 +16,18 @@ import pytest
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
+# Dask's own shutdown race (dask/distributed#7105, open upstream): a worker's heartbeat that
+# is in flight while the cluster closes is logged as an error with its traceback. It says
+# nothing of the block; only this record, whole, is taken out of stderr before the checks.
+DASK_HEARTBEAT_AT_CLOSE = re.compile(
+    r"^\S+ \S+ - distributed\.worker - ERROR - "
+    r"Failed to communicate with scheduler during heartbeat\.\n"
+    r"(?:[ \t].*\n|\n|Traceback.*\n|tornado\.iostream\.StreamClosedError.*\n|The above.*\n)*?"
+    r"distributed\.comm\.core\.CommClosedError: in <TCP \(closed\) "
+    r"ConnectionPool\.heartbeat_worker [^\n]*: Stream is closed\n?",
+    flags=re.M,
+)
+
 
 def python_blocks() -> list[str]:
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
@@ -27,10 +39,11 @@ def tour_code() -> str:
     return python_blocks()[0]
 
 
-def run(code: str, directory: Path, timeout: float = 60) -> str:
+def run(code: str, directory: Path, timeout: float = 60, dask_close: bool = False) -> str:
     """Run ``code`` as ``python block.py`` in ``directory`` (empty but for the script) and
     return its stdout; fail on a non-zero exit, on anything written to stderr, or after
-    ``timeout`` seconds (the whole process group is killed: Dask's workers too)."""
+    ``timeout`` seconds (the whole process group is killed: Dask's workers too).
+    ``dask_close`` takes Dask's heartbeat-at-close record out of stderr first."""
     assert not any(directory.iterdir()), "the block must start in an empty directory"
     (directory / "block.py").write_text(code)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "COV_"))}
@@ -55,6 +68,8 @@ def run(code: str, directory: Path, timeout: float = 60) -> str:
         except ProcessLookupError:
             pass
     assert process.returncode == 0, f"exit status {process.returncode}; stderr:\n{err[-3000:]}"
+    if dask_close:
+        err = DASK_HEARTBEAT_AT_CLOSE.sub("", err)
     assert "Traceback" not in err and "arning" not in err, err[-3000:]
     assert err.strip() == "", err[-3000:]
     assert out.strip(), "the block prints nothing"
@@ -70,6 +85,43 @@ def test_run_reports_a_warning_on_stderr(tmp_path):
     """The runner itself: a warning on stderr fails the block."""
     with pytest.raises(AssertionError, match="UserWarning"):
         run("import warnings\nprint(1)\nwarnings.warn('careful')\n", tmp_path)
+
+
+HEARTBEAT_RECORD = """\
+2026-11-29 06:16:12,402 - distributed.worker - ERROR - Failed to communicate with scheduler \
+during heartbeat.
+Traceback (most recent call last):
+  File "/x/distributed/comm/tcp.py", line 226, in read
+    frames_nosplit_nbytes_bin = await stream.read_bytes(fmt_size)
+                                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+tornado.iostream.StreamClosedError: Stream is closed
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/x/distributed/worker.py", line 1165, in heartbeat
+    response = await retry_operation(
+               ^^^^^^^^^^^^^^^^^^^^^^
+  File "/x/distributed/comm/tcp.py", line 137, in convert_stream_closed_error
+    raise CommClosedError(f"in {obj}: {exc}") from exc
+distributed.comm.core.CommClosedError: in <TCP (closed) ConnectionPool.heartbeat_worker \
+local=tcp://127.0.0.1:49606 remote=tcp://127.0.0.1:35675>: Stream is closed
+"""
+
+
+def test_dask_close_takes_out_only_the_heartbeat_record(tmp_path):
+    """The record as CI printed it is taken out whole; anything beside it still fails."""
+    record = HEARTBEAT_RECORD
+    for name in "abc":
+        (tmp_path / name).mkdir()
+    script = f"import sys\nprint(1)\nsys.stderr.write({record!r})\n"
+    assert run(script, tmp_path / "a", dask_close=True).strip() == "1"
+    with pytest.raises(AssertionError, match="Traceback"):
+        run(script, tmp_path / "b")
+    memory = "2026-11-29 06:16:12,400 - distributed.worker.memory - WARNING - Unmanaged memory\n"
+    noisy = f"import sys\nprint(1)\nsys.stderr.write({(record + memory)!r})\n"
+    with pytest.raises(AssertionError, match="WARNING"):
+        run(noisy, tmp_path / "c", dask_close=True)
 
 
 def test_tour_runs_and_prints_the_decisions(tmp_path):
@@ -173,7 +225,7 @@ def test_out_of_core_example_runs_as_written(tmp_path):
     limit = re.search(r'memory_limit="([^"]+)"', code).group(1)
     # about 22 s of CPU over three processes (15 to 20 s on two idle cores); the limit
     # only guards against a hang, with room for a machine shared with other jobs
-    text = run(code, tmp_path, timeout=120)
+    text = run(code, tmp_path, timeout=120, dask_close=True)
 
     data = tmp_path / "features.npy"
     assert data.stat().st_size / 2**20 > _mebibytes(limit)  # bigger than a worker's memory
