@@ -174,9 +174,11 @@ def test_a_class_impossible_in_every_component_is_minus_inf():
 
 def test_aode_shaped_plans_key_on_the_super_parent_and_each_code():
     """Each SPODE's factors key on its super-parent's slot (summed once per row and
-    component) and then on one code of multiplier 1 (or none: the head), so the kernel
-    reads the cell as offset + C times the row's code ("direct"); a factor of two terms
-    of its own (a network's) makes it compute partial cells per row instead."""
+    component) and then on one code of multiplier 1 (or none: the head). One SPODE alone
+    is read as offset + C times the row's code ("direct"); several whose children lie at
+    a few offsets share partial cells, computed once per row (each lookup then reads one
+    of them, no multiply); a factor of two terms of its own (a network's) also makes it
+    compute partial cells."""
     rng = np.random.default_rng(1)
     d = 12
     sizes = np.full(d, 4)
@@ -192,11 +194,18 @@ def test_aode_shaped_plans_key_on_the_super_parent_and_each_code():
     factors = Factors.build(rows)
     one_parent = Plan(plan.table, factors, np.arange(len(keep) + 1) * d)
     flat = flat_plan(one_parent, sizes)
-    scol, direct, dcol = flat[5], flat[19], flat[20]
+    scol, direct, partials = flat[5], flat[19], flat[9]
     assert scol.shape[1] == 1 and ((scol >= d) & (scol < 2 * d)).all()  # a parent's slot
-    assert direct and ((dcol < d) | (dcol == 2 * d)).all() and (dcol == 2 * d).sum() == len(keep)
+    # a child's offset differs only by whether the super-parent comes before it: at most
+    # 2 d - 1 partial cells and the head's, for 4 d factors
+    assert not direct and partials.size <= 2 * d and factors.base.size == len(keep) * d
+    alone = Plan(plan.table, Factors.build(rows[:d]), np.array([0, d]))
+    flat = flat_plan(alone, sizes)
+    direct, dcol = flat[19], flat[20]
+    assert direct and ((dcol < d) | (dcol == 2 * d)).all() and (dcol == 2 * d).sum() == 1
     codes = random_codes(rng, sizes, 400)
-    assert_same_scores(score(one_parent, codes, sizes), written_out(one_parent, codes, sizes))
+    for shaped in (one_parent, alone):
+        assert_same_scores(score(shaped, codes, sizes), written_out(shaped, codes, sizes))
     assert not flat_plan(plan, sizes)[19]  # with network-like components: partial cells
     assert_same_scores(score(plan, codes, sizes), written_out(plan, codes, sizes))
 
@@ -335,3 +344,21 @@ def test_codes_by_value_for_few_integers():
     ints = np.array([[3, 2**62], [0, 1]])
     codes, _ = lookup.numeric_codes(ints, [np.array([0, 3]), np.array([1, 2])], "smooth")
     np.testing.assert_array_equal(codes, [[1, 2], [0, 0]])
+
+
+def test_aode_lays_each_child_at_one_offset_in_every_spode():
+    """AODE's plan leaves each SPODE's super-parent a hole where it would be a child, so
+    child j lies at the same offset in every SPODE: a row computes d partial cells and the
+    head's, shared by all d (d - 1) lookups, and scores as the NumPy reference does."""
+    import bayesrule
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 4, (3000, 7))
+    y = (X[:, 0] + X[:, 1] + rng.integers(0, 2, 3000)) % 3
+    model = bayesrule.AODE().fit(X, y)
+    likelihood = model.likelihood_
+    plan, sizes = likelihood._plan()[0], likelihood._sizes
+    flat = flat_plan(plan, sizes)
+    assert not flat[19] and flat[9].size == 7 + 1
+    codes = likelihood._codes(X)
+    assert_same_scores(score(plan, codes, sizes), score_reference(plan, codes, sizes))

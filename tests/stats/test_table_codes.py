@@ -86,3 +86,11 @@ def test_other_tables_take_the_columns_path(monkeypatch, change):
 def test_a_few_cells_are_not_compiled(monkeypatch):
     monkeypatch.setattr(table_codes, "COMPILED_FROM", 10**9)
     assert table_codes.encode_small_integers(table(4, np.int64)) is None
+
+
+@pytest.mark.parametrize("value", [10**6, np.iinfo(np.int64).max, np.iinfo(np.int64).min])
+def test_an_integer_column_of_wide_span_takes_the_columns_path(monkeypatch, value):
+    X = table(5, np.int64)
+    X[7, 0] = value
+    assert table_codes.encode_small_integers(X) is None
+    assert_same(encode_table(X), by_columns(monkeypatch, X))

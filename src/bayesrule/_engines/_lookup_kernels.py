@@ -13,7 +13,8 @@ factor's cell is its component's base, plus the terms its component's factors sh
 (the super-parents' slots times their strides, once per row and component), plus its
 partial cell, the same for the factors of every component that look up the same
 column at the same offset (AODE's child j in each SPODE). The inner loop is then one
-load of a partial cell and C loads and adds per factor. Indices are unsigned (no
+load of a partial cell and one masked SIMD load and add of up to four classes per
+factor (:mod:`._lookup_simd`). Indices are unsigned (no
 negative-index wraparound in the loops) and in units of doubles.
 
 Components are averaged in probability space by a streaming log-sum-exp: per row and
@@ -29,15 +30,12 @@ import numba
 import numpy as np
 
 from ._kernels import _jit
-from ._lookup_simd import sum4
+from ._lookup_simd import sum4, sum4_partial
 
 LOG2E = 1.4426950408889634
 #: ln(2) in two parts (fdlibm's): k ln2_hi is exact for the k here
 LN2_HI = 6.93147180369123816490e-01
 LN2_LO = 1.90821492927058770002e-10
-ONE = np.uint64(1)
-TWO = np.uint64(2)
-THREE = np.uint64(3)
 
 
 @_jit
@@ -66,7 +64,7 @@ def _partial(keys, rows, col, mult, off, out):
         for q in range(Q):
             cell = off[q]
             for k in range(col.shape[1]):
-                cell += keys[r, col[q, k]] * mult[q, k]
+                cell += np.uint64(keys[r, col[q, k]]) * mult[q, k]
             out[r * Q + q] = cell
 
 
@@ -143,13 +141,13 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
     0 .. O_j + 1 (read as 0 instead: the scores are then not to be used)."""
     (tf, C, starts, fidx, cbase, scol, smult, pcol, pmult, poff) = flat[:10]
     (gbase, gcol, gmult, gval, glog, logw, plain, rows, G) = flat[10:19]
-    (direct, dcol, drel) = flat[19:]
+    (direct, dcol, drel, narrow) = flat[19:]
     uC = np.uint64(C)
     d = sizes.size
     T = starts.size - 1
-    # a row's keys: direct, in 16 bits (two cache lines for 30 columns)
-    small = np.zeros((rows if direct else 0, 2 * d + 1), dtype=np.uint16)
-    keys = np.empty((0 if direct else rows, 2 * d + 1), dtype=np.uint64)
+    # a row's keys: in 16 bits where they fit (two cache lines for 30 columns)
+    small = np.zeros((rows if narrow else 0, 2 * d + 1), dtype=np.uint16)
+    keys = np.empty((0 if narrow else rows, 2 * d + 1), dtype=np.uint64)
     Q = np.uint64(poff.size)
     part = np.empty(rows * poff.size, dtype=np.uint64)
     terms = np.empty((G, rows * C))  # the component scores of a group, (row, class) inside
@@ -163,14 +161,10 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
     for lo in range(start, stop, rows):
         hi = min(stop, lo + rows)
         n = hi - lo
-        if direct:
-            for r in range(n):
-                for j in range(d):
-                    code = codes[lo + r, j]
-                    if code < 0 or code > sizes[j] + 1:
-                        ok, code = False, 0
-                    small[r, j] = code
-                    small[r, d + j] = min(code, sizes[j])
+        if narrow:
+            ok &= _keys(codes, sizes, lo, hi, small)
+            if not direct:
+                _partial(small, n, pcol, pmult, poff, part)
         else:
             ok &= _keys(codes, sizes, lo, hi, keys)
             _partial(keys, n, pcol, pmult, poff, part)
@@ -185,7 +179,7 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                 at = r * C
                 g = gbase[t]
                 for k in range(gcol.shape[1]):
-                    key = np.uint64(small[r, gcol[t, k]]) if direct else keys[r, gcol[t, k]]
+                    key = np.uint64(small[r, gcol[t, k]]) if narrow else keys[r, gcol[t, k]]
                     g += key * gmult[t, k]
                 value = gval[g]
                 if not value > 0.0:
@@ -196,7 +190,7 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                 shift = 0.0 if plain else logw[t] + glog[g]
                 base = cbase[t]
                 for k in range(scol.shape[1]):
-                    key = np.uint64(small[r, scol[t, k]]) if direct else keys[r, scol[t, k]]
+                    key = np.uint64(small[r, scol[t, k]]) if narrow else keys[r, scol[t, k]]
                     base += key * smult[t, k]
                 row = np.uint64(r) * Q
                 # the sums, four classes at a time (written out here: a call per
@@ -205,37 +199,9 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                     width = min(4, C - c0)
                     cell = base + np.uint64(c0)
                     if direct:  # SIMD: one masked load and add per lookup
-                        s = sum4(tf, cell, drel, small, r, dcol, f0, f1, uC, width)
-                        a0, a1, a2, a3 = s
-                    else:  # scalars in two chains of factors
-                        a0 = a1 = a2 = a3 = 0.0
-                        b0 = b1 = b2 = b3 = 0.0
-                        f = f0
-                        while f + ONE < f1:
-                            u = cell + part[row + fidx[f]]
-                            v = cell + part[row + fidx[f + ONE]]
-                            a0 += tf[u]
-                            b0 += tf[v]
-                            if width > 1:
-                                a1 += tf[u + ONE]
-                                b1 += tf[v + ONE]
-                            if width > 2:
-                                a2 += tf[u + TWO]
-                                b2 += tf[v + TWO]
-                            if width > 3:
-                                a3 += tf[u + THREE]
-                                b3 += tf[v + THREE]
-                            f += TWO
-                        if f < f1:
-                            u = cell + part[row + fidx[f]]
-                            a0 += tf[u]
-                            if width > 1:
-                                a1 += tf[u + ONE]
-                            if width > 2:
-                                a2 += tf[u + TWO]
-                            if width > 3:
-                                a3 += tf[u + THREE]
-                        a0, a1, a2, a3 = a0 + b0, a1 + b1, a2 + b2, a3 + b3
+                        a0, a1, a2, a3 = sum4(tf, cell, drel, small, r, dcol, f0, f1, uC, width)
+                    else:  # the same, at the row's partial cells
+                        a0, a1, a2, a3 = sum4_partial(tf, cell, part, row, fidx, f0, f1, width)
                     terms[g0, at + c0] = a0 + shift
                     if width > 1:
                         terms[g0, at + c0 + 1] = a1 + shift

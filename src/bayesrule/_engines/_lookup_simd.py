@@ -1,11 +1,12 @@
-"""A SIMD sum of table lookups for the lookup kernel (imported only where numba is).
+"""SIMD sums of table lookups for the lookup kernel (imported only where numba is).
 
-:func:`sum4` is a numba intrinsic: the loop over a component's factors written in LLVM
-IR, each lookup one masked load of up to four classes' log-values (``llvm.masked.load``:
-no read past the table for fewer classes) added to a vector accumulator, in two chains.
-numba does not vectorise the scalar sums (its SLP vectoriser is off), which take three
-loads and adds per lookup for three classes; the same terms are added in the same order
-as :mod:`._lookup_kernels`'s scalar loop, so the sums are the same numbers.
+:func:`sum4` (a factor's cell from the row's code) and :func:`sum4_partial` (from a
+partial cell the row computed) are numba intrinsics: the loop over a component's factors
+written in LLVM IR, each lookup one masked load of up to four classes' log-values
+(``llvm.masked.load``: no read past the table for fewer classes) added to a vector
+accumulator, in two chains (even and odd factors, added last: both sum the same terms in
+the same order, so the same factors give the same bits). numba does not vectorise scalar
+sums (its SLP vectoriser is off), which took a load and an add per class and lookup.
 """
 
 from __future__ import annotations
@@ -18,6 +19,60 @@ from numba.extending import intrinsic
 F64 = ir.DoubleType()
 V4 = ir.VectorType(F64, 4)
 I1, I8, I16, I32, I64 = (ir.IntType(b) for b in (1, 8, 16, 32, 64))
+
+
+def _masked_load(builder, table, width):
+    """A function ``at -> `` the masked load of ``table.data[at : at + 4]`` (lanes below
+    ``width``), and its zero vector."""
+    kind = ir.FunctionType(V4, [table.data.type, I32, ir.VectorType(I1, 4), V4])
+    load = cgutils.get_or_insert_function(builder.module, kind, "llvm.masked.load.v4f64.p0")
+    width = builder.sext(width, I64) if width.type.width < 64 else width
+    mask = ir.VectorType(I1, 4)(ir.Undefined)
+    for c in range(4):
+        lane = builder.icmp_signed(">", width, ir.Constant(I64, c))
+        mask = builder.insert_element(mask, lane, ir.Constant(I32, c))
+    zero = ir.Constant(V4, [0.0] * 4)
+
+    def at(index):
+        return builder.call(
+            load, [builder.gep(table.data, [index]), ir.Constant(I32, 8), mask, zero]
+        )
+
+    return at, zero
+
+
+def _two_chains(context, builder, signature, lookup, f0, f1, zero):
+    """The sum of ``lookup(f)`` for ``f0 <= f < f1``: even factors in one chain, odd in the
+    other, an odd last factor into the first, the chains added last; as a tuple of the
+    four lanes."""
+    one, two = ir.Constant(I64, 1), ir.Constant(I64, 2)
+    entry = builder.basic_block
+    loop, body, tail, last, done = (
+        builder.append_basic_block(name) for name in ("loop", "body", "tail", "last", "done")
+    )
+    builder.branch(loop)
+    builder.position_at_end(loop)
+    f, a, b = builder.phi(I64), builder.phi(V4), builder.phi(V4)
+    for phi, value in ((f, f0), (a, zero), (b, zero)):
+        phi.add_incoming(value, entry)
+    builder.cbranch(builder.icmp_unsigned("<", builder.add(f, one), f1), body, tail)
+    builder.position_at_end(body)
+    f.add_incoming(builder.add(f, two), body)
+    a.add_incoming(builder.fadd(a, lookup(f)), body)
+    b.add_incoming(builder.fadd(b, lookup(builder.add(f, one))), body)
+    builder.branch(loop)
+    builder.position_at_end(tail)
+    builder.cbranch(builder.icmp_unsigned("<", f, f1), last, done)
+    builder.position_at_end(last)
+    odd = builder.fadd(a, lookup(f))
+    builder.branch(done)
+    builder.position_at_end(done)
+    first = builder.phi(V4)
+    first.add_incoming(a, tail)
+    first.add_incoming(odd, last)
+    total = builder.fadd(first, b)
+    lanes = [builder.extract_element(total, ir.Constant(I32, c)) for c in range(4)]
+    return context.make_tuple(builder, signature.return_type, lanes)
 
 
 @intrinsic
@@ -38,49 +93,41 @@ def sum4(typingctx, table_t, cell_t, rel_t, codes_t, row_t, col_t, f0_t, f1_t, s
         stride = cgutils.unpack_tuple(builder, codes.strides, 2)[0]
         start = builder.bitcast(codes.data, I8.as_pointer())
         start = builder.bitcast(builder.gep(start, [builder.mul(row, stride)]), I16.as_pointer())
-        kind = ir.FunctionType(V4, [table.data.type, I32, ir.VectorType(I1, 4), V4])
-        load = cgutils.get_or_insert_function(builder.module, kind, "llvm.masked.load.v4f64.p0")
-        width = builder.sext(width, I64) if width.type.width < 64 else width
-        mask = ir.VectorType(I1, 4)(ir.Undefined)
-        for c in range(4):
-            lane = builder.icmp_signed(">", width, ir.Constant(I64, c))
-            mask = builder.insert_element(mask, lane, ir.Constant(I32, c))
-        zero = ir.Constant(V4, [0.0] * 4)
-        one, two = ir.Constant(I64, 1), ir.Constant(I64, 2)
+        load, zero = _masked_load(builder, table, width)
 
         def lookup(f):
             offset = builder.load(builder.gep(rel.data, [f]))
             code = builder.load(builder.gep(start, [builder.load(builder.gep(col.data, [f]))]))
-            at = builder.add(builder.add(cell, offset), builder.mul(builder.zext(code, I64), step))
-            where = builder.gep(table.data, [at])
-            return builder.call(load, [where, ir.Constant(I32, 8), mask, zero])
+            return load(
+                builder.add(builder.add(cell, offset), builder.mul(builder.zext(code, I64), step))
+            )
 
-        entry = builder.basic_block
-        loop, body, tail, last, done = (
-            builder.append_basic_block(name) for name in ("loop", "body", "tail", "last", "done")
-        )
-        builder.branch(loop)
-        builder.position_at_end(loop)  # two factors a step, in two chains
-        f, a, b = builder.phi(I64), builder.phi(V4), builder.phi(V4)
-        for phi, value in ((f, f0), (a, zero), (b, zero)):
-            phi.add_incoming(value, entry)
-        builder.cbranch(builder.icmp_unsigned("<", builder.add(f, one), f1), body, tail)
-        builder.position_at_end(body)
-        f.add_incoming(builder.add(f, two), body)
-        a.add_incoming(builder.fadd(a, lookup(f)), body)
-        b.add_incoming(builder.fadd(b, lookup(builder.add(f, one))), body)
-        builder.branch(loop)
-        builder.position_at_end(tail)  # an odd factor left
-        builder.cbranch(builder.icmp_unsigned("<", f, f1), last, done)
-        builder.position_at_end(last)
-        odd = builder.fadd(a, lookup(f))
-        builder.branch(done)
-        builder.position_at_end(done)
-        first = builder.phi(V4)
-        first.add_incoming(a, tail)
-        first.add_incoming(odd, last)
-        total = builder.fadd(first, b)
-        lanes = [builder.extract_element(total, ir.Constant(I32, c)) for c in range(4)]
-        return context.make_tuple(builder, signature.return_type, lanes)
+        return _two_chains(context, builder, signature, lookup, f0, f1, zero)
+
+    return sig, codegen
+
+
+@intrinsic
+def sum4_partial(typingctx, table_t, cell_t, part_t, row_t, index_t, f0_t, f1_t, width_t):
+    """``(s0, s1, s2, s3)``: ``s_c = sum_{f0 <= f < f1} table[cell + part[row +
+    index[f]] + c]`` for ``c < width`` (0 beyond): ``table`` float64 (1-D), ``part`` and
+    ``index`` uint64 (1-D), the others integers (``cell``, ``row``, ``f0``, ``f1``
+    unsigned). A lookup is two loads of indices and one of the values: no multiply."""
+    out_t = types.UniTuple(types.float64, 4)
+    sig = out_t(table_t, cell_t, part_t, row_t, index_t, f0_t, f1_t, width_t)
+
+    def codegen(context, builder, signature, args):
+        table, cell, part, row, index, f0, f1, width = args
+        table = context.make_array(table_t)(context, builder, table)
+        part = context.make_array(part_t)(context, builder, part)
+        index = context.make_array(index_t)(context, builder, index)
+        start = builder.gep(part.data, [row])
+        load, zero = _masked_load(builder, table, width)
+
+        def lookup(f):
+            offset = builder.load(builder.gep(start, [builder.load(builder.gep(index.data, [f]))]))
+            return load(builder.add(cell, offset))
+
+        return _two_chains(context, builder, signature, lookup, f0, f1, zero)
 
     return sig, codegen

@@ -12,6 +12,11 @@ given column sizes, without changing what it computes:
   (its own terms plus its base's offset from the component's base); factors of
   different components with the same partial cell (AODE's child j in every SPODE whose
   tables lie at the same offsets) share it, so a row computes each once;
+* the kernel reads a factor *direct* (its component's base + offset + C times the row's
+  code) where every factor's own term is one code of multiplier 1, unless the partial
+  cells are shared (at most half as many as the factors: AODE's SPODEs) and the tables
+  small (:data:`CACHED_TABLES`), where each lookup reads a partial cell the row
+  computed once;
 * offsets and multipliers are in doubles (times C), unsigned;
 * every cell a valid row can reach is checked to lie inside the tables (the kernel does
   not check its reads), and the rows per block are chosen from the sizes of the tables
@@ -31,6 +36,11 @@ _FLAT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 ROW_BYTES = 1 << 21
 #: the component scores of one group of components in a block take at most this many bytes
 GROUP_BYTES = 1 << 21
+#: tables of at most this many bytes in all stay in cache from block to block: where the
+#: factors share partial cells (at most half as many), the kernel reads those (fewer
+#: loads a lookup, more bytes a row); larger tables are read direct (more rows a block,
+#: each table read from memory fewer times: A2DE's 70 MB)
+CACHED_TABLES = 1 << 21
 #: a block has at least enough rows to read each component's tables about this many
 #: times over in lookups (each table is brought into cache once per block)
 TABLE_REUSE = 4
@@ -42,7 +52,8 @@ def flat_plan(plan, sizes: np.ndarray) -> tuple:
     ``(table, C, starts, factor partials, component bases, shared columns, shared
     multipliers, partial columns, partial multipliers, partial offsets, gate bases,
     gate columns, gate multipliers, gate values, their logs, log weights, plain, rows
-    per block, components per group, direct, factor columns, factor offsets)``: with
+    per block, components per group, direct, factor columns, factor offsets, narrow)``:
+    ``narrow`` where a row's keys fit in 16 bits; with
     ``direct`` a factor's cell is its component's base + its offset + C times the row's
     key of its term (a code, or the 0 of none), else its component's base + its partial
     cell.
@@ -83,18 +94,19 @@ def flat_plan(plan, sizes: np.ndarray) -> tuple:
     # direct: every factor's own term a code of multiplier 1 (AnDE's children) or none
     # (its heads): its cell the row's code times C plus a constant, no partial cells
     own = col[:, 0] if F else np.zeros(0, dtype=np.intp)
+    narrow = int(sizes.max(initial=0)) + 1 < 2**16  # a row's keys in 16 bits
     direct = bool(
         F
         and col.shape[1] == 1
         and np.all((own == none) | ((own < d) & (mult[:, 0] == 1)))
-        and int(sizes.max(initial=0)) + 1 < 2**16
+        and narrow
+        and not (2 * unique.shape[0] <= F and plan.table.nbytes <= CACHED_TABLES)
     )
     if direct:  # the partial cells are not used
         unique, pcol, pmult, poff = unique[:0], pcol[:0], pmult[:0], poff[:0]
-    if direct:  # 16-bit keys and the sums: many rows per block, each table read rarely
-        per_row = 2 * (none + 1) + 8 * (6 * C + 1)
-    else:
-        per_row = 8 * (unique.shape[0] + none + 1 + 6 * C + 1)
+    # the keys (16 bits where narrow), partial cells and the sums: the more rows per
+    # block, the more rarely each table is read
+    per_row = (2 if narrow else 8) * (none + 1) + 8 * (unique.shape[0] + 6 * C + 1)
     rows = block_rows(plan.table.shape[0], F, per_row)
     flat = (
         table,
@@ -119,6 +131,7 @@ def flat_plan(plan, sizes: np.ndarray) -> tuple:
         direct,
         u(own),
         u(rel * C),
+        narrow,
     )
     kept[key] = flat
     return flat

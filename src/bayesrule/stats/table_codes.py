@@ -45,6 +45,8 @@ def encode_small_integers(X: np.ndarray, keep=None) -> tuple[list, np.ndarray] |
     if kernels is None:
         return None
     n, d = X.shape
+    if keep is None and X.dtype.kind == "i" and n:
+        return _integers(kernels, X)
     keep = np.zeros(0, dtype=np.uint8) if keep is None else np.asarray(keep, dtype=np.uint8)
     low, high = np.full(d, np.inf), np.full(d, -np.inf)
     count = np.zeros(d, dtype=np.int64)
@@ -75,4 +77,31 @@ def encode_small_integers(X: np.ndarray, keep=None) -> tuple[list, np.ndarray] |
         categories.append(values.astype(X.dtype))
     codes = np.empty((d, n), dtype=np.intp)
     kernels.write(X, keep, low, starts, rank, codes)
+    return categories, codes.T
+
+
+def _integers(kernels, X: np.ndarray) -> tuple[list, np.ndarray] | None:
+    """Every row of an integer table: its columns' ranges in one SIMD pass, then each
+    cell's offset from its column's lowest value, marking the values that occur; the
+    offsets are the codes where every value of a column's range occurs (else ranked)."""
+    n, d = X.shape
+    info = np.iinfo(X.dtype)
+    low, high = np.full(d, info.max, dtype=X.dtype), np.full(d, info.min, dtype=X.dtype)
+    kernels.int_ranges(X, low, high)
+    span = high.astype(np.float64) - low  # no overflow
+    if np.any(span > max(4 * n, 256)):
+        return None
+    span = span.astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum(span + 1)]).astype(np.int64)
+    present = np.zeros(int(starts[-1]), dtype=np.uint8)
+    codes = np.empty((d, n), dtype=np.intp)
+    kernels.int_offsets(X, low.astype(np.int64), starts, present, codes)
+    categories = []
+    for j in range(d):
+        cells = present[starts[j] : starts[j + 1]]
+        values = np.flatnonzero(cells)
+        if values.size <= span[j]:  # a value within the range that never occurs
+            rank = np.cumsum(cells) - 1
+            codes[j] = rank[codes[j]]
+        categories.append((values + low[j]).astype(X.dtype))
     return categories, codes.T

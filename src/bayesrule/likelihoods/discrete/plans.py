@@ -10,7 +10,9 @@ never saved themselves, they are derived again where they are needed
   (:mod:`~bayesrule.likelihoods.discrete.averaged_tables`): per slot of the super-parent
   p (a value, or "unavailable") one row of cells, ``ln P(y, x_p) - ln P(y)`` first and
   then each other attribute's ``O_j + 2`` cells of ``ln P(x_j | y, x_p)``, so that every
-  factor keys on p's slot; the gate is 1 where p's value was seen ``min_count`` times;
+  factor keys on p's slot; attribute j's cells lie at the same offset in every SPODE
+  (p's own place left unused), so that a row's partial cell for j serves every SPODE;
+  the gate is 1 where p's value was seen ``min_count`` times;
 * :func:`sum_plan`: one component without gates, a factor per attribute: naive Bayes
   (AODE's fallback) and the networks of TAN and KDB, each attribute's table over its
   parents' slots and its own code, row-major.
@@ -42,15 +44,19 @@ def spode_plan(spodes, sizes: np.ndarray, C: int) -> Plan:
     flattened, at ``base``)."""
     tables, rows, starts, gate_rows, gates = [], [], [0], [], []
     cell = gate = 0
+    every = np.asarray(sizes, dtype=np.intp) + 2  # each attribute's cells, at the same
+    place = 1 + np.concatenate([[0], np.cumsum(every)[:-1]])  # offset in every SPODE
+    width = 1 + int(every.sum())
     for p, head, usable, flat, base, stride, others in spodes:
         slots = int(sizes[p]) + 1
         stride = np.asarray(stride, dtype=np.intp)
-        width = 1 + int(stride.sum())
-        at = np.concatenate([[1], 1 + np.cumsum(stride)])[:-1].astype(np.intp)
+        at = place[np.asarray(others, dtype=np.intp)]
         where = child_major_index(slots, stride, np.asarray(base, dtype=np.intp))
-        block = np.empty((slots, width, C))
+        block = np.zeros((slots, width, C))  # the super-parent's own cells stay unused
         block[:, 0] = np.asarray(head).T
-        block[:, 1:] = np.moveaxis(np.asarray(flat)[:, where], 0, -1)
+        columns = [np.arange(a, a + w) for a, w in zip(at, stride, strict=True)]
+        columns = np.concatenate(columns or [[]]).astype(np.intp)
+        block[:, columns] = np.moveaxis(np.asarray(flat)[:, where], 0, -1)
         tables.append(block.reshape(-1, C))
         parent = [(p, width, True)]
         rows.append((cell, parent))
