@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test bench compare-conformal compare-mclust compare-weka lint clean
+.PHONY: demo test docs bench compare-conformal compare-mclust compare-weka lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -20,6 +20,13 @@ demo: $(VENV)/.installed-cli
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n 2 -q
+
+# the documentation site into docs/_build/html (offline; warnings are errors); every
+# example of the gallery and every code block of the guide runs as it builds
+docs: $(VENV)/.installed-docs
+	rm -rf docs/_build docs/auto_examples docs/api/generated docs/_runcode
+	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "the documentation: docs/_build/html/index.html"
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
@@ -46,4 +53,4 @@ lint: $(VENV)/.installed-test
 	$(BIN)/lint-imports --no-cache
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache docs/_build docs/auto_examples docs/api/generated docs/_runcode

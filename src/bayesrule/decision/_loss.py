@@ -321,7 +321,7 @@ def reject_and_actions(reject_label, classes: np.ndarray, loss: LossMatrix):
     reject label when ``loss`` has a reject row).
 
     None picks -1 for numeric labels (the smallest label minus one when -1 is a class)
-    and "reject" otherwise ("reject_", ... when that is a class); a given label equal to a
+    and "reject" otherwise (``"reject_"``, ... when that is a class); a given label equal to a
     class raises ValueError.
     """
     labels = classes.tolist()
