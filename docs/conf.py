@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -26,6 +27,7 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     "myst_parser",
     "runcode",
+    "sphinx-mathjax-offline",  # MathJax served with the pages: formulas render offline
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
@@ -42,10 +44,9 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
-html_sidebars = {"changelog": [], "comparison": []}
+html_sidebars = {"index": [], "install": [], "getting_started": [], "changelog": []}
 html_show_sourcelink = False
-# offline: no intersphinx, no remote images; MathJax comes with the page from its CDN
-# when a reader opens it (the build itself fetches nothing)
+# offline: no intersphinx, no remote images, MathJax copied into the site
 
 autosummary_generate = True
 autosummary_imported_members = True
@@ -118,6 +119,14 @@ def _sklearn_methods(app, what, name, obj, options, lines):
     ]
 
 
+def _skip_routing(app, what, name, obj, skip, options):
+    """scikit-learn's metadata-routing methods (``set_fit_request`` ...) stay off the pages."""
+    if re.fullmatch(r"set_\w+_request|get_metadata_routing", name):
+        return True
+    return None
+
+
 def setup(app):
+    app.connect("autodoc-skip-member", _skip_routing)
     app.connect("autodoc-process-docstring", _constant_docs)
     app.connect("autodoc-process-docstring", _sklearn_methods)

@@ -2,9 +2,14 @@
 what it printed, so that every number a page quotes comes from the library itself.
 
 The blocks of one page share a namespace, in order (a later block sees the names an
-earlier one made), and run in the page's folder-free temporary directory with
-matplotlib's Agg backend. An exception fails the build with the page, line and
+earlier one made), and a temporary working directory (a file one block writes, the next
+reads), with matplotlib's Agg backend. An exception fails the build with the page, line and
 traceback: a page never shows a number the code did not print.
+
+On the pages of the user guide (and the getting-started page) every number the prose
+quotes with a decimal point or an exponent (0.6459, 3.8e-5, 97.5) must be one the page's
+blocks printed or wrote in their code (to the digits quoted): a number typed by hand
+that no code gives is a warning, so the build fails (``-W``).
 
 Options: ``:hide-code:`` shows only the output; ``:hide-output:`` only the code;
 ``:figures:`` shows the matplotlib figures the block left open (then closes them), saved
@@ -23,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import tempfile
 import traceback
 from pathlib import Path
@@ -30,10 +36,19 @@ from pathlib import Path
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.errors import ExtensionError
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-#: per document, the namespace its blocks share
+logger = logging.getLogger(__name__)
+
+#: per document, the namespace its blocks share and their working directory
 _NAMESPACES: dict[str, dict] = {}
+#: per document, the text of its blocks' code and of what they printed
+_SHOWN: dict[str, list[str]] = {}
+#: the pages whose quoted numbers are checked
+CHECKED = re.compile(r"^(guide/|getting_started$|index$)")
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)(?!\w|\.\d)")
+_FOLDERS: dict[str, tempfile.TemporaryDirectory] = {}
 
 
 class RunCode(SphinxDirective):
@@ -49,25 +64,26 @@ class RunCode(SphinxDirective):
         namespace = _NAMESPACES.setdefault(self.env.docname, {"__name__": "__docs__"})
         out = io.StringIO()
         here = os.getcwd()
-        with tempfile.TemporaryDirectory() as folder:
-            os.chdir(folder)
-            try:
-                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-                    exec(
-                        compile(code, f"<{self.env.docname}.rst:{self.lineno}>", "exec"), namespace
-                    )
-            except Exception as exc:
-                raise ExtensionError(
-                    f"{self.env.docname}.rst, line {self.lineno}: the runcode block failed\n"
-                    + traceback.format_exc()
-                ) from exc
-            finally:
-                os.chdir(here)
+        if self.env.docname not in _FOLDERS:
+            _FOLDERS[self.env.docname] = tempfile.TemporaryDirectory(prefix="runcode-")
+        folder = _FOLDERS[self.env.docname]
+        os.chdir(folder.name)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                exec(compile(code, f"<{self.env.docname}.rst:{self.lineno}>", "exec"), namespace)
+        except Exception as exc:
+            raise ExtensionError(
+                f"{self.env.docname}.rst, line {self.lineno}: the runcode block failed\n"
+                + traceback.format_exc()
+            ) from exc
+        finally:
+            os.chdir(here)
         result = []
         if "hide-code" not in self.options:
             block = nodes.literal_block(code, code, language="python")
             result.append(block)
         printed = out.getvalue().rstrip()
+        _SHOWN.setdefault(self.env.docname, []).extend([code, printed])
         if printed and "hide-output" not in self.options:
             shown = nodes.literal_block(printed, printed, language="none")
             shown["classes"].append("runcode-output")
@@ -90,8 +106,49 @@ class RunCode(SphinxDirective):
         return images
 
 
+def _matches(quoted: str, shown: list[float]) -> bool:
+    """Whether a number quoted as ``quoted`` is one of ``shown`` to the quoted digits."""
+    value = float(quoted)
+    mantissa, _, exponent = quoted.lower().partition("e")
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    step = 10.0 ** (-decimals) * 10.0 ** int(exponent or 0)
+    return any(abs(x - value) <= 0.5 * step * (1 + 1e-9) for x in shown)
+
+
+def _check_numbers(app, doctree):
+    docname = app.env.docname
+    if not CHECKED.match(docname):
+        return
+    shown = [float(n) for text in _SHOWN.get(docname, []) for n in NUMBER.findall(text)]
+    skip = (nodes.literal_block, nodes.literal, nodes.math, nodes.math_block, nodes.raw)
+    for paragraph in doctree.findall(nodes.TextElement):
+        if isinstance(paragraph, skip) or not isinstance(paragraph, nodes.paragraph):
+            continue
+        for text in paragraph.findall(nodes.Text):
+            if any(isinstance(parent, skip) for parent in _parents(text)):
+                continue
+            for quoted in NUMBER.findall(str(text)):
+                if not _matches(quoted, shown):
+                    logger.warning(
+                        "%s quotes %s, which no runcode block on the page prints or uses",
+                        docname,
+                        quoted,
+                        location=paragraph,
+                    )
+
+
+def _parents(node):
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
 def _forget(app, env, docname):
     _NAMESPACES.pop(docname, None)
+    _SHOWN.pop(docname, None)
+    folder = _FOLDERS.pop(docname, None)
+    if folder is not None:
+        folder.cleanup()
 
 
 def setup(app):
@@ -100,4 +157,5 @@ def setup(app):
     matplotlib.use("Agg")
     app.add_directive("runcode", RunCode)
     app.connect("env-purge-doc", _forget)
+    app.connect("doctree-read", _check_numbers)
     return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True}
