@@ -9,9 +9,9 @@ The public names are imported on first use (:func:`__getattr__`), so that
 scikit-learn; ``from bayesrule import GaussianNB`` works as usual.
 """
 
-import importlib
-import sys
-import types
+import importlib as _importlib
+import sys as _sys
+import types as _types
 
 __version__ = "0.1.0"
 
@@ -44,13 +44,13 @@ def _estimator_names() -> list[str]:
 def __getattr__(name):
     """The public names, imported on first use (PEP 562)."""
     if name in _EXTRAS:
-        return importlib.import_module(f".{name}", __name__)
+        return _importlib.import_module(f".{name}", __name__)
     if name in _DEFINED_IN:
-        value = getattr(importlib.import_module(_DEFINED_IN[name], __name__), name)
+        value = getattr(_importlib.import_module(_DEFINED_IN[name], __name__), name)
     elif name == "__all__":
         value = [*_estimator_names(), *_DEFINED_IN, "__version__"]
     elif not name.startswith("_") and name in _estimator_names():
-        value = getattr(importlib.import_module(".estimators", __name__), name)
+        value = getattr(_importlib.import_module(".estimators", __name__), name)
     else:
         raise AttributeError(f"module 'bayesrule' has no attribute {name!r}")
     globals()[name] = value
@@ -61,16 +61,16 @@ def __dir__():
     return sorted({*globals(), *_DEFINED_IN, *_EXTRAS, *_estimator_names()})
 
 
-class _Package(types.ModuleType):
+class _Package(_types.ModuleType):
     """The package module. ``bayesrule.report`` is the function :func:`report`, also
     after ``import bayesrule.report`` (the submodule, which the import system would
     otherwise set as the package's attribute ``report``); ``from bayesrule.report import
     Report`` reads the submodule itself."""
 
     def __setattr__(self, name, value):
-        if name == "report" and isinstance(value, types.ModuleType):
+        if name == "report" and isinstance(value, _types.ModuleType):
             value = value.report
         super().__setattr__(name, value)
 
 
-sys.modules[__name__].__class__ = _Package
+_sys.modules[__name__].__class__ = _Package

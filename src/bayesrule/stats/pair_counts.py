@@ -34,7 +34,7 @@ def available_memory() -> int:
     """Bytes a process may still allocate: MemAvailable of /proc/meminfo (free memory
     plus reclaimable caches) where there is one, else the free pages, else 8 GiB."""
     try:
-        with open("/proc/meminfo") as f:
+        with open("/proc/meminfo", encoding="ascii") as f:
             for line in f:
                 if line.startswith("MemAvailable:"):
                     return int(line.split()[1]) * 1024

@@ -69,7 +69,7 @@ class Mixture(Likelihood):
 
     Parameters
     ----------
-    n_components : int, dict or "bic", default=1
+    n_components : int, dict or "bic", default="bic"
         Components of every class; a dict ``{class index: int}`` (classes left out get
         1); or "bic": per class, the k in ``1 .. max_components`` (at most the class's
         number of distinct samples) of lowest BIC.
@@ -87,8 +87,9 @@ class Mixture(Likelihood):
     max_iter : int, default=200
     tol : float, default=1e-4
         EM stops when the mean log-likelihood changes by less.
-    n_init : int, default=1
-        k-means initialisations per fit; the best final lower bound is kept.
+    n_init : int or "auto", default="auto"
+        k-means initialisations per fit; the best final lower bound is kept. "auto": 3
+        where BIC chooses the number of components, else 1.
     random_state : None, int or RandomState
     weights_init, means_init, precisions_init : None or dict, default=None
         ``{class index: array}`` in scikit-learn's shapes, for fixed n_components.
