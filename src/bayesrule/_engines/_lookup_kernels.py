@@ -14,8 +14,9 @@ factor's cell is its component's base, plus the terms its component's factors sh
 partial cell, the same for the factors of every component that look up the same
 column at the same offset (AODE's child j in each SPODE). The inner loop is then one
 load of a partial cell and one masked SIMD load and add of up to four classes per
-factor (:mod:`._lookup_simd`). Indices are unsigned (no
-negative-index wraparound in the loops) and in units of doubles.
+factor (:mod:`._lookup_simd`); with partial cells and at most four classes, two rows at
+a time (the factors' indices read once for both: the loads, not the adds, bound it).
+Indices are unsigned (no negative-index wraparound in the loops) and in units of doubles.
 
 Components are averaged in probability space by a streaming log-sum-exp: per row and
 class the largest log-term so far and the sum of the terms' exponentials relative to it,
@@ -30,7 +31,7 @@ import numba
 import numpy as np
 
 from ._kernels import _jit
-from ._lookup_simd import sum4, sum4_partial
+from ._lookup_simd import sum4, sum4_partial, sum4_partial2
 
 LOG2E = 1.4426950408889634
 #: ln(2) in two parts (fdlibm's): k ln2_hi is exact for the k here
@@ -175,7 +176,12 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
             g0 = t % G
             weight = math.exp(logw[t])
             f0, f1 = starts[t], starts[t + 1]
+            paired = not direct and C <= 4  # two rows a call, sharing the index loads
+            second = False  # row r was scored as the second of a pair
             for r in range(n):
+                if second:
+                    second = False
+                    continue
                 at = r * C
                 g = gbase[t]
                 for k in range(gcol.shape[1]):
@@ -193,6 +199,43 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                     key = np.uint64(small[r, scol[t, k]]) if narrow else keys[r, scol[t, k]]
                     base += key * smult[t, k]
                 row = np.uint64(r) * Q
+                if paired and r + 1 < n:
+                    g = gbase[t]
+                    for k in range(gcol.shape[1]):
+                        key = (
+                            np.uint64(small[r + 1, gcol[t, k]])
+                            if narrow
+                            else keys[r + 1, gcol[t, k]]
+                        )
+                        g += key * gmult[t, k]
+                    value = gval[g]
+                    if value > 0.0:
+                        gate[r + 1] += weight * value
+                        shift2 = 0.0 if plain else logw[t] + glog[g]
+                        base2 = cbase[t]
+                        for k in range(scol.shape[1]):
+                            key = (
+                                np.uint64(small[r + 1, scol[t, k]])
+                                if narrow
+                                else keys[r + 1, scol[t, k]]
+                            )
+                            base2 += key * smult[t, k]
+                        a0, a1, a2, a3, b0, b1, b2, b3 = sum4_partial2(
+                            tf, base, base2, part, row, row + Q, fidx, f0, f1, C
+                        )
+                        terms[g0, at] = a0 + shift
+                        terms[g0, at + C] = b0 + shift2
+                        if C > 1:
+                            terms[g0, at + 1] = a1 + shift
+                            terms[g0, at + C + 1] = b1 + shift2
+                        if C > 2:
+                            terms[g0, at + 2] = a2 + shift
+                            terms[g0, at + C + 2] = b2 + shift2
+                        if C > 3:
+                            terms[g0, at + 3] = a3 + shift
+                            terms[g0, at + C + 3] = b3 + shift2
+                        second = True
+                        continue
                 # the sums, four classes at a time (written out here: a call per
                 # component and row costs more than them)
                 for c0 in range(0, C, 4):

@@ -42,36 +42,45 @@ def _masked_load(builder, table, width):
 
 
 def _two_chains(context, builder, signature, lookup, f0, f1, zero):
-    """The sum of ``lookup(f)`` for ``f0 <= f < f1``: even factors in one chain, odd in the
-    other, an odd last factor into the first, the chains added last; as a tuple of the
-    four lanes."""
+    """The sums of ``lookup(f)`` (a list of vectors, one per row) for ``f0 <= f < f1``:
+    per row, even factors in one chain and odd in the other, an odd last factor into the
+    first, the chains added last; as a tuple of each row's four lanes in turn."""
     one, two = ir.Constant(I64, 1), ir.Constant(I64, 2)
     entry = builder.basic_block
     loop, body, tail, last, done = (
         builder.append_basic_block(name) for name in ("loop", "body", "tail", "last", "done")
     )
+    rows = signature.return_type.count // 4
     builder.branch(loop)
     builder.position_at_end(loop)
-    f, a, b = builder.phi(I64), builder.phi(V4), builder.phi(V4)
-    for phi, value in ((f, f0), (a, zero), (b, zero)):
-        phi.add_incoming(value, entry)
+    f = builder.phi(I64)
+    a = [builder.phi(V4) for _ in range(rows)]
+    b = [builder.phi(V4) for _ in range(rows)]
+    f.add_incoming(f0, entry)
+    for phi in (*a, *b):
+        phi.add_incoming(zero, entry)
     builder.cbranch(builder.icmp_unsigned("<", builder.add(f, one), f1), body, tail)
     builder.position_at_end(body)
     f.add_incoming(builder.add(f, two), body)
-    a.add_incoming(builder.fadd(a, lookup(f)), body)
-    b.add_incoming(builder.fadd(b, lookup(builder.add(f, one))), body)
+    even, odd = lookup(f), lookup(builder.add(f, one))
+    for k in range(rows):
+        a[k].add_incoming(builder.fadd(a[k], even[k]), body)
+        b[k].add_incoming(builder.fadd(b[k], odd[k]), body)
     builder.branch(loop)
     builder.position_at_end(tail)
     builder.cbranch(builder.icmp_unsigned("<", f, f1), last, done)
     builder.position_at_end(last)
-    odd = builder.fadd(a, lookup(f))
+    extra = lookup(f)
+    ends = [builder.fadd(a[k], extra[k]) for k in range(rows)]
     builder.branch(done)
     builder.position_at_end(done)
-    first = builder.phi(V4)
-    first.add_incoming(a, tail)
-    first.add_incoming(odd, last)
-    total = builder.fadd(first, b)
-    lanes = [builder.extract_element(total, ir.Constant(I32, c)) for c in range(4)]
+    firsts = [builder.phi(V4) for _ in range(rows)]  # the phis first, then the adds
+    lanes = []
+    for k, first in enumerate(firsts):
+        first.add_incoming(a[k], tail)
+        first.add_incoming(ends[k], last)
+        total = builder.fadd(first, b[k])
+        lanes += [builder.extract_element(total, ir.Constant(I32, c)) for c in range(4)]
     return context.make_tuple(builder, signature.return_type, lanes)
 
 
@@ -98,9 +107,13 @@ def sum4(typingctx, table_t, cell_t, rel_t, codes_t, row_t, col_t, f0_t, f1_t, s
         def lookup(f):
             offset = builder.load(builder.gep(rel.data, [f]))
             code = builder.load(builder.gep(start, [builder.load(builder.gep(col.data, [f]))]))
-            return load(
-                builder.add(builder.add(cell, offset), builder.mul(builder.zext(code, I64), step))
-            )
+            return [
+                load(
+                    builder.add(
+                        builder.add(cell, offset), builder.mul(builder.zext(code, I64), step)
+                    )
+                )
+            ]
 
         return _two_chains(context, builder, signature, lookup, f0, f1, zero)
 
@@ -126,7 +139,36 @@ def sum4_partial(typingctx, table_t, cell_t, part_t, row_t, index_t, f0_t, f1_t,
 
         def lookup(f):
             offset = builder.load(builder.gep(start, [builder.load(builder.gep(index.data, [f]))]))
-            return load(builder.add(cell, offset))
+            return [load(builder.add(cell, offset))]
+
+        return _two_chains(context, builder, signature, lookup, f0, f1, zero)
+
+    return sig, codegen
+
+
+@intrinsic
+def sum4_partial2(
+    typingctx, table_t, cell_t, cell2_t, part_t, row_t, row2_t, index_t, f0_t, f1_t, width_t
+):
+    """:func:`sum4_partial` of two rows at once, the factors' indices read once for both
+    (``(s0 .. s3, t0 .. t3)``: row ``row`` at ``cell``, then row ``row2`` at ``cell2``);
+    each row's sums are the same numbers :func:`sum4_partial` gives."""
+    out_t = types.UniTuple(types.float64, 8)
+    sig = out_t(table_t, cell_t, cell2_t, part_t, row_t, row2_t, index_t, f0_t, f1_t, width_t)
+
+    def codegen(context, builder, signature, args):
+        table, cell, cell2, part, row, row2, index, f0, f1, width = args
+        table = context.make_array(table_t)(context, builder, table)
+        part = context.make_array(part_t)(context, builder, part)
+        index = context.make_array(index_t)(context, builder, index)
+        start, start2 = builder.gep(part.data, [row]), builder.gep(part.data, [row2])
+        load, zero = _masked_load(builder, table, width)
+
+        def lookup(f):
+            at = builder.load(builder.gep(index.data, [f]))
+            first = builder.load(builder.gep(start, [at]))
+            second = builder.load(builder.gep(start2, [at]))
+            return [load(builder.add(cell, first)), load(builder.add(cell2, second))]
 
         return _two_chains(context, builder, signature, lookup, f0, f1, zero)
 
