@@ -118,3 +118,30 @@ def test_in_order_runs_in_the_calling_thread_away_from_the_main_one():
     worker.start()
     worker.join()
     assert seen == [True]
+
+
+def test_in_order_reuses_its_threads_and_works_after_a_fork():
+    """The pools outlive a call (no threads started per call), one per number of workers;
+    a forked child (multiprocessing's "fork") gets pools of its own, which run."""
+    import os
+    import threading
+
+    def who(_):
+        return threading.get_ident()
+
+    first = {ident for _, ident in threads.in_order(who, range(8), 2)}
+    again = {ident for _, ident in threads.in_order(who, range(8), 2)}
+    pool = {thread.ident for thread in threads._POOLS[2]._threads}
+    assert first | again <= pool and len(pool) <= 2  # the same two threads, both calls
+    assert threading.get_ident() not in first
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the child: in_order must run, not hang on the parent's threads
+        try:
+            done = [x * x for _, x in threads.in_order(lambda x: x, range(5), 2)]
+            os.write(write, repr(done).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    assert os.read(read, 100).decode() == "[0, 1, 4, 9, 16]"

@@ -77,8 +77,9 @@ def in_order(work: Callable, items: Iterable, workers: int) -> Iterator[tuple]:
         for item in items:
             yield item, work(item)
         return
-    with ThreadPoolExecutor(workers) as pool:
-        pending = deque()
+    pool = _pool(workers)
+    pending = deque()
+    try:
         for item in items:  # each in a copy of the caller's context (_text's class labels)
             pending.append((item, pool.submit(contextvars.copy_context().run, work, item)))
             if len(pending) > 2 * workers:
@@ -87,6 +88,36 @@ def in_order(work: Callable, items: Iterable, workers: int) -> Iterator[tuple]:
         while pending:
             done, future = pending.popleft()
             yield done, future.result()
+    finally:  # a caller that stops early (an error) leaves nothing running behind it
+        for _, future in pending:
+            future.cancel()
+        for _, future in pending:
+            if not future.cancelled():
+                future.exception()
+
+
+#: the pools of :func:`in_order`, one per number of workers, kept between calls:
+#: starting threads took milliseconds a call (a fit and a prediction make several)
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    with _POOLS_LOCK:
+        if workers not in _POOLS:
+            _POOLS[workers] = ThreadPoolExecutor(workers, thread_name_prefix="bayesrule")
+        return _POOLS[workers]
+
+
+def _forget_pools() -> None:
+    """In a forked child the pools' threads do not exist: new pools are made there."""
+    global _POOLS_LOCK
+    _POOLS.clear()
+    _POOLS_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pools)
 
 
 #: the state of :func:`one_blas_thread`: its nesting depth, the limiter in force, and
