@@ -15,8 +15,8 @@ mistakes become rarer.
 # -------------------
 # Rows are the decisions and columns the true classes, in the tutorial's order apple,
 # orange, grapefruit (a :class:`~bayesrule.LossMatrix` with ``classes=`` is aligned to
-# the model's sorted classes). The tutorial's loss charges the price gap when a
-# dearer fruit is sold as a cheaper one; in the "orange shortage" calling an orange
+# the model's sorted classes). The tutorial's loss makes taking a dearer fruit for a
+# cheaper one cost more than the reverse; in the "orange shortage" calling an orange
 # anything else costs 100.
 import matplotlib.pyplot as plt
 import numpy as np

@@ -3,8 +3,9 @@ what it printed, so that every number a page quotes comes from the library itsel
 
 The blocks of one page share a namespace, in order (a later block sees the names an
 earlier one made), and a temporary working directory (a file one block writes, the next
-reads), with matplotlib's Agg backend. An exception fails the build with the page, line and
-traceback: a page never shows a number the code did not print.
+reads), with matplotlib's Agg backend. An exception, or anything written to stderr (a
+warning), fails the build with the page and line: a page never shows a number the code
+did not print.
 
 On the pages of the user guide (and the getting-started page) every number the prose
 quotes with a decimal point or an exponent (0.6459, 3.8e-5, 97.5) must be one the page's
@@ -62,14 +63,14 @@ class RunCode(SphinxDirective):
     def run(self):
         code = "\n".join(self.content)
         namespace = _NAMESPACES.setdefault(self.env.docname, {"__name__": "__docs__"})
-        out = io.StringIO()
+        out, err = io.StringIO(), io.StringIO()
         here = os.getcwd()
         if self.env.docname not in _FOLDERS:
             _FOLDERS[self.env.docname] = tempfile.TemporaryDirectory(prefix="runcode-")
         folder = _FOLDERS[self.env.docname]
         os.chdir(folder.name)
         try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 exec(compile(code, f"<{self.env.docname}.rst:{self.lineno}>", "exec"), namespace)
         except Exception as exc:
             raise ExtensionError(
@@ -78,6 +79,11 @@ class RunCode(SphinxDirective):
             ) from exc
         finally:
             os.chdir(here)
+        if err.getvalue().strip():  # a warning, a library's complaint: the page is wrong
+            raise ExtensionError(
+                f"{self.env.docname}.rst, line {self.lineno}: the runcode block wrote to "
+                f"stderr:\n{err.getvalue()}"
+            )
         result = []
         if "hide-code" not in self.options:
             block = nodes.literal_block(code, code, language="python")
@@ -90,6 +96,10 @@ class RunCode(SphinxDirective):
             result.append(shown)
         if "figures" in self.options:
             result += self._figures()
+        else:  # a figure a block leaves open is not shown, nor passed to the next block
+            import matplotlib.pyplot as plt
+
+            plt.close("all")
         return result
 
     def _figures(self) -> list:

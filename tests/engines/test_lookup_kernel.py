@@ -362,3 +362,22 @@ def test_aode_lays_each_child_at_one_offset_in_every_spode():
     assert not flat[19] and flat[9].size == 7 + 1
     codes = likelihood._codes(X)
     assert_same_scores(score(plan, codes, sizes), score_reference(plan, codes, sizes))
+
+
+def test_a_super_parent_of_many_values_keeps_the_packed_layout():
+    """An attribute of 2,000 values would leave 2,001 x 2,002 unused cells per class in
+    its SPODE under the aligned layout: the children then follow one another (the table
+    no larger than the packed one), and the scores are the reference's."""
+    import bayesrule
+
+    rng = np.random.default_rng(5)
+    n = 6000
+    X = np.column_stack([rng.integers(0, 2000, n), rng.integers(0, 3, (n, 3))])
+    y = (X[:, 1] + rng.integers(0, 2, n)) % 2
+    likelihood = bayesrule.AODE().fit(X, y).likelihood_
+    plan, sizes = likelihood._plan()[0], likelihood._sizes
+    slots = sizes + 1
+    packed = int((slots * (1 + (sizes + 2).sum() - (sizes + 2))).sum())
+    assert plan.table.shape[0] == packed
+    codes = likelihood._codes(X[:500])
+    assert_same_scores(score(plan, codes, sizes), score_reference(plan, codes, sizes))

@@ -94,3 +94,15 @@ def test_an_integer_column_of_wide_span_takes_the_columns_path(monkeypatch, valu
     X[7, 0] = value
     assert table_codes.encode_small_integers(X) is None
     assert_same(encode_table(X), by_columns(monkeypatch, X))
+
+
+def test_huge_integers_of_small_span_take_the_columns_path(monkeypatch):
+    """Values near 1.7e18 (timestamps in ns, hashed ids) spanning 199: in floats the
+    span rounds to 0 (a write past the marks, wrong codes); they go column by column."""
+    n = 30_000
+    base = (int(1.7e18) // 256) * 256 + 129
+    X = np.column_stack([np.arange(n) % 3, base + np.arange(n) % 200]).astype(np.int64)
+    assert table_codes.encode_small_integers(X) is None
+    values, codes = encode_table(X)
+    assert values[1].size == 200 and codes[:, 1].max() == 199
+    assert_same((values, codes), by_columns(monkeypatch, X))

@@ -88,10 +88,11 @@ def _integers(kernels, X: np.ndarray) -> tuple[list, np.ndarray] | None:
     info = np.iinfo(X.dtype)
     low, high = np.full(d, info.max, dtype=X.dtype), np.full(d, info.min, dtype=X.dtype)
     kernels.int_ranges(X, low, high)
-    span = high.astype(np.float64) - low  # no overflow
+    if (low < -(2**52)).any() or (high > 2**52).any():  # as the float path: whole numbers
+        return None  # below 2**52 in magnitude (their differences then exact in int64)
+    span = high.astype(np.int64) - low.astype(np.int64)
     if np.any(span > max(4 * n, 256)):
         return None
-    span = span.astype(np.int64)
     starts = np.concatenate([[0], np.cumsum(span + 1)]).astype(np.int64)
     present = np.zeros(int(starts[-1]), dtype=np.uint8)
     codes = np.empty((d, n), dtype=np.intp)

@@ -11,7 +11,9 @@ never saved themselves, they are derived again where they are needed
   p (a value, or "unavailable") one row of cells, ``ln P(y, x_p) - ln P(y)`` first and
   then each other attribute's ``O_j + 2`` cells of ``ln P(x_j | y, x_p)``, so that every
   factor keys on p's slot; attribute j's cells lie at the same offset in every SPODE
-  (p's own place left unused), so that a row's partial cell for j serves every SPODE;
+  (p's own place left unused), so that a row's partial cell for j serves every SPODE,
+  unless those unused places would add more than :data:`ALIGNED_EXTRA` of the cells
+  (an attribute of thousands of values): the children then follow one another;
   the gate is 1 where p's value was seen ``min_count`` times;
 * :func:`sum_plan`: one component without gates, a factor per attribute: naive Bayes
   (AODE's fallback) and the networks of TAN and KDB, each attribute's table over its
@@ -46,13 +48,16 @@ def spode_plan(spodes, sizes: np.ndarray, C: int) -> Plan:
     cell = gate = 0
     every = np.asarray(sizes, dtype=np.intp) + 2  # each attribute's cells, at the same
     place = 1 + np.concatenate([[0], np.cumsum(every)[:-1]])  # offset in every SPODE
-    width = 1 + int(every.sum())
+    aligned = _aligned([p for p, *_ in spodes], np.asarray(sizes, dtype=np.intp))
     for p, head, usable, flat, base, stride, others in spodes:
         slots = int(sizes[p]) + 1
         stride = np.asarray(stride, dtype=np.intp)
-        at = place[np.asarray(others, dtype=np.intp)]
+        if aligned:  # the super-parent's own cells stay unused
+            at, width = place[np.asarray(others, dtype=np.intp)], 1 + int(every.sum())
+        else:  # packed: the children one after another
+            at, width = 1 + np.concatenate([[0], np.cumsum(stride)[:-1]]), 1 + int(stride.sum())
         where = child_major_index(slots, stride, np.asarray(base, dtype=np.intp))
-        block = np.zeros((slots, width, C))  # the super-parent's own cells stay unused
+        block = np.zeros((slots, width, C))
         block[:, 0] = np.asarray(head).T
         columns = [np.arange(a, a + w) for a, w in zip(at, stride, strict=True)]
         columns = np.concatenate(columns or [[]]).astype(np.intp)
@@ -74,6 +79,20 @@ def spode_plan(spodes, sizes: np.ndarray, C: int) -> Plan:
         gates=Factors.build(gate_rows),
         gate_table=np.concatenate(gates) if gates else np.zeros(0),
     )
+
+
+#: the aligned layout of :func:`spode_plan` may add at most this share of cells to the
+#: packed one (the super-parents' unused places: (O_p + 1)(O_p + 2) each)
+ALIGNED_EXTRA = 0.25
+
+
+def _aligned(parents, sizes: np.ndarray) -> bool:
+    """Whether every attribute's cells go at one offset in every SPODE: where the unused
+    places cost little (a super-parent of thousands of values would add millions)."""
+    slots = sizes[parents] + 1
+    packed = int((slots * (1 + (sizes + 2).sum() - (sizes[parents] + 2))).sum())
+    extra = int((slots * (sizes[parents] + 2)).sum())
+    return extra <= ALIGNED_EXTRA * packed
 
 
 def spode_children(stats, supers, alpha: float, unseen: str) -> dict:
