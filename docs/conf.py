@@ -70,6 +70,7 @@ sphinx_gallery_conf = {
     "matplotlib_animations": False,
     "image_scrapers": ("matplotlib",),
     "min_reported_time": 5,
+    "capture_repr": (),  # a cell's last value (an Axes label's Text ...) is not output
 }
 
 suppress_warnings = ["config.cache"]

@@ -43,7 +43,7 @@ def main(pages: list[str]) -> int:
                 "--no-sandbox",
                 "--disable-gpu",
                 "--hide-scrollbars",
-                "--window-size=1280,2400",
+                "--window-size=1280,4200",
                 f"--screenshot={target}",
                 source.as_uri(),
             ],
