@@ -50,31 +50,22 @@ html_show_sourcelink = False
 
 autosummary_generate = True
 autosummary_imported_members = True
-autodoc_default_options = {"members": False}
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
-numpydoc_validation_checks: set[str] = set()
 
 sphinx_gallery_conf = {
     "examples_dirs": "../examples",
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",
-    "ignore_pattern": r"seed_figures\.py|seminaive_compare\.py|__init__\.py",
+    "ignore_pattern": r"seed_figures\.py|seminaive_compare\.py",  # scripts of their own
     "download_all_examples": False,
     "remove_config_comments": True,
-    "show_memory": False,
-    "plot_gallery": "True",
     "abort_on_example_error": True,
     "within_subsection_order": "FileNameSortKey",
-    "matplotlib_animations": False,
-    "image_scrapers": ("matplotlib",),
     "min_reported_time": 5,
     "capture_repr": (),  # a cell's last value (an Axes label's Text ...) is not output
 }
-
-suppress_warnings = ["config.cache"]
-nitpicky = False
 
 
 def _constant_docs(app, what, name, obj, options, lines):

@@ -32,24 +32,40 @@ import os
 import re
 import tempfile
 import traceback
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from docutils import nodes
-from docutils.parsers.rst import directives
-from sphinx.errors import ExtensionError
-from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from docutils import nodes  # noqa: E402
+from docutils.parsers.rst import directives  # noqa: E402
+from sphinx.errors import ExtensionError  # noqa: E402
+from sphinx.util import logging  # noqa: E402
+from sphinx.util.docutils import SphinxDirective  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
-#: per document, the namespace its blocks share and their working directory
-_NAMESPACES: dict[str, dict] = {}
-#: per document, the text of its blocks' code and of what they printed
-_SHOWN: dict[str, list[str]] = {}
 #: the pages whose quoted numbers are checked
 CHECKED = re.compile(r"^(guide/|getting_started$|index$)")
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)(?!\w|\.\d)")
-_FOLDERS: dict[str, tempfile.TemporaryDirectory] = {}
+
+
+@dataclass
+class _Page:
+    """What the blocks of one page share: their names, their working directory, and the
+    text of their code and of what they printed (for the check of quoted numbers)."""
+
+    namespace: dict = field(default_factory=lambda: {"__name__": "__docs__"})
+    folder: tempfile.TemporaryDirectory = field(
+        default_factory=lambda: tempfile.TemporaryDirectory(prefix="runcode-")
+    )
+    shown: list[str] = field(default_factory=list)
+
+
+#: per document being read, its page's state
+_PAGES: dict[str, _Page] = {}
 
 
 class RunCode(SphinxDirective):
@@ -62,49 +78,37 @@ class RunCode(SphinxDirective):
 
     def run(self):
         code = "\n".join(self.content)
-        namespace = _NAMESPACES.setdefault(self.env.docname, {"__name__": "__docs__"})
+        page = _PAGES.setdefault(self.env.docname, _Page())
+        where = f"{self.env.docname}.rst, line {self.lineno}"
         out, err = io.StringIO(), io.StringIO()
         here = os.getcwd()
-        if self.env.docname not in _FOLDERS:
-            _FOLDERS[self.env.docname] = tempfile.TemporaryDirectory(prefix="runcode-")
-        folder = _FOLDERS[self.env.docname]
-        os.chdir(folder.name)
+        os.chdir(page.folder.name)
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                exec(compile(code, f"<{self.env.docname}.rst:{self.lineno}>", "exec"), namespace)
+                exec(compile(code, f"<{where}>", "exec"), page.namespace)
         except Exception as exc:
             raise ExtensionError(
-                f"{self.env.docname}.rst, line {self.lineno}: the runcode block failed\n"
-                + traceback.format_exc()
+                f"{where}: the runcode block failed\n{traceback.format_exc()}"
             ) from exc
         finally:
             os.chdir(here)
         if err.getvalue().strip():  # a warning, a library's complaint: the page is wrong
-            raise ExtensionError(
-                f"{self.env.docname}.rst, line {self.lineno}: the runcode block wrote to "
-                f"stderr:\n{err.getvalue()}"
-            )
+            raise ExtensionError(f"{where}: the runcode block wrote to stderr:\n{err.getvalue()}")
+        printed = out.getvalue().rstrip()
+        page.shown += [code, printed]
         result = []
         if "hide-code" not in self.options:
-            block = nodes.literal_block(code, code, language="python")
-            result.append(block)
-        printed = out.getvalue().rstrip()
-        _SHOWN.setdefault(self.env.docname, []).extend([code, printed])
+            result.append(nodes.literal_block(code, code, language="python"))
         if printed and "hide-output" not in self.options:
             shown = nodes.literal_block(printed, printed, language="none")
             shown["classes"].append("runcode-output")
             result.append(shown)
         if "figures" in self.options:
             result += self._figures()
-        else:  # a figure a block leaves open is not shown, nor passed to the next block
-            import matplotlib.pyplot as plt
-
-            plt.close("all")
+        plt.close("all")  # a figure left unshown is not passed to the next block either
         return result
 
     def _figures(self) -> list:
-        import matplotlib.pyplot as plt
-
         folder = Path(self.env.srcdir) / "_runcode"
         folder.mkdir(exist_ok=True)
         images = []
@@ -112,7 +116,6 @@ class RunCode(SphinxDirective):
             name = f"{self.env.docname.replace('/', '-')}-{self.lineno}-{number}.png"
             plt.figure(number).savefig(folder / name, dpi=100, bbox_inches="tight")
             images.append(nodes.image(uri=f"/_runcode/{name}", alt=f"figure {number}"))
-        plt.close("all")
         return images
 
 
@@ -125,17 +128,20 @@ def _matches(quoted: str, shown: list[float]) -> bool:
     return any(abs(x - value) <= 0.5 * step * (1 + 1e-9) for x in shown)
 
 
+#: text inside these is code or a formula, not a quoted number
+_NOT_PROSE = (nodes.literal_block, nodes.literal, nodes.math, nodes.math_block, nodes.raw)
+
+
 def _check_numbers(app, doctree):
     docname = app.env.docname
     if not CHECKED.match(docname):
         return
-    shown = [float(n) for text in _SHOWN.get(docname, []) for n in NUMBER.findall(text)]
-    skip = (nodes.literal_block, nodes.literal, nodes.math, nodes.math_block, nodes.raw)
-    for paragraph in doctree.findall(nodes.TextElement):
-        if isinstance(paragraph, skip) or not isinstance(paragraph, nodes.paragraph):
-            continue
+    page = _PAGES.get(docname)
+    texts = page.shown if page is not None else []
+    shown = [float(n) for text in texts for n in NUMBER.findall(text)]
+    for paragraph in doctree.findall(nodes.paragraph):
         for text in paragraph.findall(nodes.Text):
-            if any(isinstance(parent, skip) for parent in _parents(text)):
+            if isinstance(text.parent, _NOT_PROSE):
                 continue
             for quoted in NUMBER.findall(str(text)):
                 if not _matches(quoted, shown):
@@ -147,24 +153,13 @@ def _check_numbers(app, doctree):
                     )
 
 
-def _parents(node):
-    while node.parent is not None:
-        node = node.parent
-        yield node
-
-
 def _forget(app, env, docname):
-    _NAMESPACES.pop(docname, None)
-    _SHOWN.pop(docname, None)
-    folder = _FOLDERS.pop(docname, None)
-    if folder is not None:
-        folder.cleanup()
+    page = _PAGES.pop(docname, None)
+    if page is not None:
+        page.folder.cleanup()
 
 
 def setup(app):
-    import matplotlib
-
-    matplotlib.use("Agg")
     app.add_directive("runcode", RunCode)
     app.connect("env-purge-doc", _forget)
     app.connect("doctree-read", _check_numbers)

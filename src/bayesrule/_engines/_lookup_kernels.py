@@ -134,6 +134,31 @@ def _merge(terms, groups, m, best, total, x, e, bits):
         best[i] = top[i]
 
 
+#: the per-row helpers below are inlined by numba itself (``inline="always"``): called as
+#: functions, each call's array arguments cost reference counts, and AODE's scoring took
+#: 0.136 s instead of 0.077 s on one thread
+@numba.njit(inline="always")
+def _cell(small, keys, narrow, r, base, cols, mults, t):
+    """``base + sum_k key(r, cols[t, k]) mults[t, k]``: a cell from row r's keys (16-bit
+    ``small`` where ``narrow``, else ``keys``)."""
+    for k in range(cols.shape[1]):
+        key = np.uint64(small[r, cols[t, k]]) if narrow else keys[r, cols[t, k]]
+        base += key * mults[t, k]
+    return base
+
+
+@numba.njit(inline="always")
+def _store(out, g, at, width, a0, a1, a2, a3, shift):
+    """``out[g, at + c] = a_c + shift`` for the first ``width`` of the four sums."""
+    out[g, at] = a0 + shift
+    if width > 1:
+        out[g, at + 1] = a1 + shift
+    if width > 2:
+        out[g, at + 2] = a2 + shift
+    if width > 3:
+        out[g, at + 3] = a3 + shift
+
+
 @_jit
 def score_rows(codes, sizes, start, stop, flat, out, used):
     """Rows ``start:stop`` of ``codes`` (n, d) scored into ``out[:, start:stop]`` (C, n)
@@ -172,21 +197,18 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
         best[: n * C] = -np.inf
         total[: n * C] = 0.0
         gate[:n] = 0.0
+        paired = not direct and C <= 4  # two rows a call, sharing the index loads
         for t in range(T):
             g0 = t % G
             weight = math.exp(logw[t])
             f0, f1 = starts[t], starts[t + 1]
-            paired = not direct and C <= 4  # two rows a call, sharing the index loads
             second = False  # row r was scored as the second of a pair
             for r in range(n):
                 if second:
                     second = False
                     continue
                 at = r * C
-                g = gbase[t]
-                for k in range(gcol.shape[1]):
-                    key = np.uint64(small[r, gcol[t, k]]) if narrow else keys[r, gcol[t, k]]
-                    g += key * gmult[t, k]
+                g = _cell(small, keys, narrow, r, gbase[t], gcol, gmult, t)
                 value = gval[g]
                 if not value > 0.0:
                     for c in range(C):
@@ -194,46 +216,20 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                     continue
                 gate[r] += weight * value
                 shift = 0.0 if plain else logw[t] + glog[g]
-                base = cbase[t]
-                for k in range(scol.shape[1]):
-                    key = np.uint64(small[r, scol[t, k]]) if narrow else keys[r, scol[t, k]]
-                    base += key * smult[t, k]
+                base = _cell(small, keys, narrow, r, cbase[t], scol, smult, t)
                 row = np.uint64(r) * Q
                 if paired and r + 1 < n:
-                    g = gbase[t]
-                    for k in range(gcol.shape[1]):
-                        key = (
-                            np.uint64(small[r + 1, gcol[t, k]])
-                            if narrow
-                            else keys[r + 1, gcol[t, k]]
-                        )
-                        g += key * gmult[t, k]
+                    g = _cell(small, keys, narrow, r + 1, gbase[t], gcol, gmult, t)
                     value = gval[g]
-                    if value > 0.0:
+                    if value > 0.0:  # rows r and r + 1 at once
                         gate[r + 1] += weight * value
                         shift2 = 0.0 if plain else logw[t] + glog[g]
-                        base2 = cbase[t]
-                        for k in range(scol.shape[1]):
-                            key = (
-                                np.uint64(small[r + 1, scol[t, k]])
-                                if narrow
-                                else keys[r + 1, scol[t, k]]
-                            )
-                            base2 += key * smult[t, k]
+                        base2 = _cell(small, keys, narrow, r + 1, cbase[t], scol, smult, t)
                         a0, a1, a2, a3, b0, b1, b2, b3 = sum4_partial2(
                             tf, base, base2, part, row, row + Q, fidx, f0, f1, C
                         )
-                        terms[g0, at] = a0 + shift
-                        terms[g0, at + C] = b0 + shift2
-                        if C > 1:
-                            terms[g0, at + 1] = a1 + shift
-                            terms[g0, at + C + 1] = b1 + shift2
-                        if C > 2:
-                            terms[g0, at + 2] = a2 + shift
-                            terms[g0, at + C + 2] = b2 + shift2
-                        if C > 3:
-                            terms[g0, at + 3] = a3 + shift
-                            terms[g0, at + C + 3] = b3 + shift2
+                        _store(terms, g0, at, C, a0, a1, a2, a3, shift)
+                        _store(terms, g0, at + C, C, b0, b1, b2, b3, shift2)
                         second = True
                         continue
                 # the sums, four classes at a time (written out here: a call per
@@ -245,13 +241,7 @@ def score_rows(codes, sizes, start, stop, flat, out, used):
                         a0, a1, a2, a3 = sum4(tf, cell, drel, small, r, dcol, f0, f1, uC, width)
                     else:  # the same, at the row's partial cells
                         a0, a1, a2, a3 = sum4_partial(tf, cell, part, row, fidx, f0, f1, width)
-                    terms[g0, at + c0] = a0 + shift
-                    if width > 1:
-                        terms[g0, at + c0 + 1] = a1 + shift
-                    if width > 2:
-                        terms[g0, at + c0 + 2] = a2 + shift
-                    if width > 3:
-                        terms[g0, at + c0 + 3] = a3 + shift
+                    _store(terms, g0, at + c0, width, a0, a1, a2, a3, shift)
             if plain:  # one component, no gate: the sum itself
                 best[: n * C] = terms[0, : n * C]
             elif g0 == G - 1 or t == T - 1:

@@ -120,6 +120,32 @@ def sum4(typingctx, table_t, cell_t, rel_t, codes_t, row_t, col_t, f0_t, f1_t, s
     return sig, codegen
 
 
+def _partial_codegen(table_t, part_t, index_t, rows: int):
+    """The code of :func:`sum4_partial` for ``rows`` rows at once: arguments ``(table,
+    cell_1 .. cell_rows, part, row_1 .. row_rows, index, f0, f1, width)``, each factor's
+    index loaded once for all the rows."""
+
+    def codegen(context, builder, signature, args):
+        table, cells, part = args[0], args[1 : 1 + rows], args[1 + rows]
+        offsets, (index, f0, f1, width) = args[2 + rows : 2 + 2 * rows], args[2 + 2 * rows :]
+        table = context.make_array(table_t)(context, builder, table)
+        part = context.make_array(part_t)(context, builder, part)
+        index = context.make_array(index_t)(context, builder, index)
+        starts = [builder.gep(part.data, [row]) for row in offsets]
+        load, zero = _masked_load(builder, table, width)
+
+        def lookup(f):
+            at = builder.load(builder.gep(index.data, [f]))
+            return [
+                load(builder.add(cell, builder.load(builder.gep(start, [at]))))
+                for cell, start in zip(cells, starts, strict=True)
+            ]
+
+        return _two_chains(context, builder, signature, lookup, f0, f1, zero)
+
+    return codegen
+
+
 @intrinsic
 def sum4_partial(typingctx, table_t, cell_t, part_t, row_t, index_t, f0_t, f1_t, width_t):
     """``(s0, s1, s2, s3)``: ``s_c = sum_{f0 <= f < f1} table[cell + part[row +
@@ -128,22 +154,7 @@ def sum4_partial(typingctx, table_t, cell_t, part_t, row_t, index_t, f0_t, f1_t,
     unsigned). A lookup is two loads of indices and one of the values: no multiply."""
     out_t = types.UniTuple(types.float64, 4)
     sig = out_t(table_t, cell_t, part_t, row_t, index_t, f0_t, f1_t, width_t)
-
-    def codegen(context, builder, signature, args):
-        table, cell, part, row, index, f0, f1, width = args
-        table = context.make_array(table_t)(context, builder, table)
-        part = context.make_array(part_t)(context, builder, part)
-        index = context.make_array(index_t)(context, builder, index)
-        start = builder.gep(part.data, [row])
-        load, zero = _masked_load(builder, table, width)
-
-        def lookup(f):
-            offset = builder.load(builder.gep(start, [builder.load(builder.gep(index.data, [f]))]))
-            return [load(builder.add(cell, offset))]
-
-        return _two_chains(context, builder, signature, lookup, f0, f1, zero)
-
-    return sig, codegen
+    return sig, _partial_codegen(table_t, part_t, index_t, 1)
 
 
 @intrinsic
@@ -155,21 +166,4 @@ def sum4_partial2(
     each row's sums are the same numbers :func:`sum4_partial` gives."""
     out_t = types.UniTuple(types.float64, 8)
     sig = out_t(table_t, cell_t, cell2_t, part_t, row_t, row2_t, index_t, f0_t, f1_t, width_t)
-
-    def codegen(context, builder, signature, args):
-        table, cell, cell2, part, row, row2, index, f0, f1, width = args
-        table = context.make_array(table_t)(context, builder, table)
-        part = context.make_array(part_t)(context, builder, part)
-        index = context.make_array(index_t)(context, builder, index)
-        start, start2 = builder.gep(part.data, [row]), builder.gep(part.data, [row2])
-        load, zero = _masked_load(builder, table, width)
-
-        def lookup(f):
-            at = builder.load(builder.gep(index.data, [f]))
-            first = builder.load(builder.gep(start, [at]))
-            second = builder.load(builder.gep(start2, [at]))
-            return [load(builder.add(cell, first)), load(builder.add(cell2, second))]
-
-        return _two_chains(context, builder, signature, lookup, f0, f1, zero)
-
-    return sig, codegen
+    return sig, _partial_codegen(table_t, part_t, index_t, 2)

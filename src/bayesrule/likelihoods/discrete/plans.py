@@ -46,16 +46,17 @@ def spode_plan(spodes, sizes: np.ndarray, C: int) -> Plan:
     flattened, at ``base``)."""
     tables, rows, starts, gate_rows, gates = [], [], [0], [], []
     cell = gate = 0
-    every = np.asarray(sizes, dtype=np.intp) + 2  # each attribute's cells, at the same
-    place = 1 + np.concatenate([[0], np.cumsum(every)[:-1]])  # offset in every SPODE
-    aligned = _aligned([p for p, *_ in spodes], np.asarray(sizes, dtype=np.intp))
+    sizes = np.asarray(sizes, dtype=np.intp)
+    every = sizes + 2  # each attribute's cells, at the same offset in every SPODE
+    place = 1 + np.cumsum(every) - every
+    aligned = _aligned([p for p, *_ in spodes], sizes)
     for p, head, usable, flat, base, stride, others in spodes:
         slots = int(sizes[p]) + 1
         stride = np.asarray(stride, dtype=np.intp)
         if aligned:  # the super-parent's own cells stay unused
             at, width = place[np.asarray(others, dtype=np.intp)], 1 + int(every.sum())
         else:  # packed: the children one after another
-            at, width = 1 + np.concatenate([[0], np.cumsum(stride)[:-1]]), 1 + int(stride.sum())
+            at, width = 1 + np.cumsum(stride) - stride, 1 + int(stride.sum())
         where = child_major_index(slots, stride, np.asarray(base, dtype=np.intp))
         block = np.zeros((slots, width, C))
         block[:, 0] = np.asarray(head).T
